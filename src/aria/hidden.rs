@@ -1,0 +1,274 @@
+//! What a person cannot see, decided from markup alone.
+//!
+//! Hidden text is a prompt-injection channel: whatever a page hides from people must never
+//! reach the model, so every stage that reads text (the walk, names, the `text` query) asks
+//! this module. Offline there is no stylesheet, so only markup and inline `style` count;
+//! elements hidden by a stylesheet are out of reach (the live script sees them).
+//!
+//! Rules (<https://html.spec.whatwg.org/multipage/rendering.html#hidden-elements>,
+//! <https://w3c.github.io/aria/#tree_exclusion>):
+//! - the subtree of an element is hidden by: the `hidden` attribute (unless an inline
+//!   `display` overrides it, as author style does in a browser), `aria-hidden="true"`, inline
+//!   `display:none`, inline `opacity:0`, `inert`, a `<dialog>` without `open`, elements that
+//!   are never rendered (`head`, `template`, `script`, `style`, `noscript`, `datalist`…), and
+//!   `input type=hidden`;
+//! - the children of a closed `<details>` are hidden, except its first `<summary>`;
+//! - `visibility:hidden` (or `collapse`) hides an element and is inherited, but a descendant
+//!   with `visibility:visible` shows again, so it is tracked as a flag, not a subtree cut.
+
+use html5ever::{local_name, ns};
+
+use crate::parse::{Dom, Element, NodeData, NodeId};
+
+/// Why a subtree is hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HiddenReason {
+    HiddenAttribute,
+    AriaHidden,
+    DisplayNone,
+    OpacityZero,
+    Inert,
+    ClosedDialog,
+    ClosedDetails,
+    NotRendered,
+    HiddenInput,
+    VisibilityHidden,
+}
+
+impl HiddenReason {
+    /// A short machine-readable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HiddenReason::HiddenAttribute => "hidden-attribute",
+            HiddenReason::AriaHidden => "aria-hidden",
+            HiddenReason::DisplayNone => "display-none",
+            HiddenReason::OpacityZero => "opacity-zero",
+            HiddenReason::Inert => "inert",
+            HiddenReason::ClosedDialog => "closed-dialog",
+            HiddenReason::ClosedDetails => "closed-details",
+            HiddenReason::NotRendered => "not-rendered",
+            HiddenReason::HiddenInput => "hidden-input",
+            HiddenReason::VisibilityHidden => "visibility-hidden",
+        }
+    }
+}
+
+/// The declarations of an inline `style` attribute that decide visibility and layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InlineStyle {
+    /// `Some(true)` for `display:none`, `Some(false)` for any other display value.
+    pub display_none: Option<bool>,
+    /// Whether `display` names an inline-level value (`inline`, `inline-block`, `contents`…).
+    pub display_inline: Option<bool>,
+    /// `Some(true)` for `visibility:hidden|collapse`, `Some(false)` for `visible`.
+    pub visibility_hidden: Option<bool>,
+    pub opacity_zero: bool,
+}
+
+/// Parses the visibility-relevant declarations of a `style` attribute. Later declarations
+/// win, as in CSS; `!important` is accepted and ignored (there is no cascade to win here).
+pub fn inline_style(style: &str) -> InlineStyle {
+    let mut out = InlineStyle::default();
+    for decl in style.split(';') {
+        let Some((prop, value)) = decl.split_once(':') else {
+            continue;
+        };
+        let prop = prop.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let value = value
+            .strip_suffix("!important")
+            .unwrap_or(value)
+            .trim()
+            .to_ascii_lowercase();
+        match prop.as_str() {
+            "display" => {
+                out.display_none = Some(value == "none");
+                out.display_inline = Some(value.starts_with("inline") || value == "contents");
+            }
+            "visibility" => match value.as_str() {
+                "hidden" | "collapse" => out.visibility_hidden = Some(true),
+                "visible" => out.visibility_hidden = Some(false),
+                _ => {}
+            },
+            "opacity" => {
+                out.opacity_zero = value
+                    .strip_suffix('%')
+                    .unwrap_or(&value)
+                    .parse::<f64>()
+                    .is_ok_and(|v| v == 0.0);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The inline style of an element (all defaults when it has none).
+pub fn style_of(el: &Element) -> InlineStyle {
+    el.attr(&local_name!("style"))
+        .map(inline_style)
+        .unwrap_or_default()
+}
+
+/// Elements whose content is never rendered, whatever their attributes.
+fn never_rendered(el: &Element) -> bool {
+    match *el.local() {
+        // Same local names in SVG and MathML namespaces are not rendered either.
+        local_name!("script") | local_name!("style") | local_name!("template") => true,
+        _ if !el.in_html_ns() => {
+            // SVG `<title>` and `<desc>` are names and descriptions, never drawn as text.
+            el.name.ns == ns!(svg) && matches!(*el.local(), local_name!("title") | local_name!("desc"))
+        }
+        local_name!("head")
+        | local_name!("noscript")
+        | local_name!("datalist")
+        | local_name!("title")
+        | local_name!("meta")
+        | local_name!("link")
+        | local_name!("base")
+        | local_name!("param")
+        | local_name!("source")
+        | local_name!("track")
+        | local_name!("noframes")
+        | local_name!("noembed") => true,
+        _ => false,
+    }
+}
+
+/// Why the subtree of `el` is hidden, ignoring ancestors and inherited visibility.
+pub fn subtree_hidden(el: &Element) -> Option<HiddenReason> {
+    if never_rendered(el) {
+        return Some(HiddenReason::NotRendered);
+    }
+    if el
+        .attr(&local_name!("aria-hidden"))
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return Some(HiddenReason::AriaHidden);
+    }
+    let style = style_of(el);
+    match style.display_none {
+        Some(true) => return Some(HiddenReason::DisplayNone),
+        // Author `display` overrides the UA's `[hidden] { display: none }`.
+        Some(false) => {}
+        None if el.has_attr(&local_name!("hidden")) => return Some(HiddenReason::HiddenAttribute),
+        None => {}
+    }
+    if style.opacity_zero {
+        return Some(HiddenReason::OpacityZero);
+    }
+    if el.has_attr(&local_name!("inert")) {
+        return Some(HiddenReason::Inert);
+    }
+    if el.is_html(&local_name!("dialog")) && !el.has_attr(&local_name!("open")) {
+        return Some(HiddenReason::ClosedDialog);
+    }
+    if el.is_html(&local_name!("input"))
+        && el
+            .attr(&local_name!("type"))
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
+    {
+        return Some(HiddenReason::HiddenInput);
+    }
+    None
+}
+
+/// For a closed `<details>`, the one child that stays visible (its first `<summary>`).
+/// `None` when `el` is not a closed details element (all children follow the usual rules).
+pub fn closed_details_summary(dom: &Dom, id: NodeId, el: &Element) -> Option<Option<NodeId>> {
+    if !el.is_html(&local_name!("details")) || el.has_attr(&local_name!("open")) {
+        return None;
+    }
+    Some(dom.children(id).find(|&c| {
+        dom.element(c)
+            .is_some_and(|e| e.is_html(&local_name!("summary")))
+    }))
+}
+
+/// The visibility an element inherits and passes on: `visibility:hidden` from an ancestor,
+/// unless the element itself says otherwise.
+pub fn visibility_hidden(el: &Element, inherited: bool) -> bool {
+    style_of(el).visibility_hidden.unwrap_or(inherited)
+}
+
+/// Whether the node (element or text) is hidden from people, looking at its ancestors too.
+/// Used where a node is reached directly (queries, probes) rather than by the walk.
+pub fn is_hidden(dom: &Dom, id: NodeId) -> Option<HiddenReason> {
+    // Nearest ancestor that sets visibility decides inherited visibility.
+    let mut visibility: Option<bool> = None;
+    let mut child = id;
+    let mut current = Some(id);
+    while let Some(node) = current {
+        if let Some(el) = dom.element(node) {
+            if let Some(reason) = subtree_hidden(el) {
+                return Some(reason);
+            }
+            if node != child {
+                if let Some(summary) = closed_details_summary(dom, node, el) {
+                    if summary != Some(child) {
+                        return Some(HiddenReason::ClosedDetails);
+                    }
+                }
+            }
+            if visibility.is_none() {
+                visibility = style_of(el).visibility_hidden;
+            }
+        }
+        if let NodeData::Document = dom.node(node).data {
+            break;
+        }
+        child = node;
+        current = dom.node(node).parent;
+    }
+    (visibility == Some(true)).then_some(HiddenReason::VisibilityHidden)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use html5ever::LocalName;
+
+    fn target(dom: &Dom) -> NodeId {
+        dom.elements()
+            .find(|(_, e)| e.has_attr(&LocalName::from("data-t")))
+            .map(|(id, _)| id)
+            .expect("target")
+    }
+
+    fn hidden(html: &str) -> Option<HiddenReason> {
+        let dom = Dom::parse(html);
+        is_hidden(&dom, target(&dom))
+    }
+
+    #[test]
+    fn inline_style_parsing() {
+        let s = inline_style("color:red; DISPLAY : None !important");
+        assert_eq!(s.display_none, Some(true));
+        let s = inline_style("display:none;display:block");
+        assert_eq!(s.display_none, Some(false));
+        assert!(inline_style("opacity: 0.0").opacity_zero);
+        assert!(!inline_style("opacity: .5").opacity_zero);
+    }
+
+    #[test]
+    fn each_mechanism_hides() {
+        assert_eq!(hidden("<div hidden><a data-t>x</a></div>"), Some(HiddenReason::HiddenAttribute));
+        assert_eq!(hidden("<div aria-hidden=TRUE><a data-t>x</a></div>"), Some(HiddenReason::AriaHidden));
+        assert_eq!(hidden("<div style='display:none'><p><a data-t>x</a>"), Some(HiddenReason::DisplayNone));
+        assert_eq!(hidden("<div style='visibility:hidden'><a data-t>x</a></div>"), Some(HiddenReason::VisibilityHidden));
+        assert_eq!(hidden("<div inert><a data-t>x</a></div>"), Some(HiddenReason::Inert));
+        assert_eq!(hidden("<dialog><a data-t>x</a></dialog>"), Some(HiddenReason::ClosedDialog));
+        assert_eq!(hidden("<details><summary>s</summary><a data-t>x</a></details>"), Some(HiddenReason::ClosedDetails));
+        assert_eq!(hidden("<input data-t type=hidden>"), Some(HiddenReason::HiddenInput));
+    }
+
+    #[test]
+    fn overrides_show_again() {
+        assert_eq!(hidden("<div style='visibility:hidden'><a data-t style='visibility:visible'>x</a></div>"), None);
+        assert_eq!(hidden("<div hidden style='display:block'><a data-t>x</a></div>"), None);
+        assert_eq!(hidden("<details><summary data-t>s</summary></details>"), None);
+        assert_eq!(hidden("<details open><summary>s</summary><a data-t>x</a></details>"), None);
+        assert_eq!(hidden("<dialog open><a data-t>x</a></dialog>"), None);
+        assert_eq!(hidden("<div aria-hidden=false><a data-t>x</a></div>"), None);
+    }
+}

@@ -1,0 +1,755 @@
+//! Accessible names and descriptions: W3C accname 1.2 with the HTML-AAM element rules.
+//!
+//! Spec: <https://w3c.github.io/accname/#computation-steps> (step numbers below are its
+//! 2A–2I) and <https://w3c.github.io/html-aam/#accessible-name-computations-by-html-element>.
+//!
+//! Name from content is walked with an explicit stack, never by recursion on page depth. The
+//! only nested calls are bounded by the spec's own rules: aria-labelledby is not followed
+//! inside an aria-labelledby traversal, and native labels (`<label>`, `<legend>`, …) are read
+//! as content, so the call depth is at most three whatever the page. Every computation writes
+//! into a [`TextBuf`] with a character limit and stops as soon as it is full, so a megabyte of
+//! referenced text costs no more than the limit.
+
+use std::collections::HashMap;
+
+use html5ever::{local_name, ns};
+
+use super::hidden::{self, closed_details_summary, style_of, subtree_hidden, visibility_hidden};
+use super::roles::{self, allows_name_from_content, input_type, is_range, prohibits_naming};
+use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::text::{normalize, TextBuf};
+
+/// Lookup tables built once per document: ids and `label for=` targets.
+#[derive(Debug, Default)]
+pub struct Index {
+    ids: HashMap<Box<str>, NodeId>,
+    labels_for: HashMap<Box<str>, Vec<NodeId>>,
+}
+
+impl Index {
+    /// Scans the document once.
+    pub fn build(dom: &Dom) -> Index {
+        let mut index = Index::default();
+        for (id, el) in dom.elements() {
+            if let Some(v) = el.attr(&local_name!("id")) {
+                // First element with an id wins, as getElementById does.
+                index.ids.entry(v.into()).or_insert(id);
+            }
+            if el.is_html(&local_name!("label")) {
+                if let Some(target) = el.attr(&local_name!("for")) {
+                    index.labels_for.entry(target.into()).or_default().push(id);
+                }
+            }
+        }
+        index
+    }
+
+    /// The element with this id.
+    pub fn by_id(&self, id: &str) -> Option<NodeId> {
+        self.ids.get(id).copied()
+    }
+}
+
+/// How the current node is being reached.
+#[derive(Clone, Copy, Debug)]
+struct Ctx {
+    /// The element whose name is being computed (skipped when met again inside its label).
+    root: NodeId,
+    /// Inside an aria-labelledby or aria-describedby traversal (2B is not followed again).
+    in_reference: bool,
+    /// Whether hidden nodes count (2A: the referenced node itself was hidden).
+    include_hidden: bool,
+}
+
+/// The outcome of the per-element steps 2B–2E.
+enum Step {
+    /// The element's text alternative, final.
+    Text(String),
+    /// Go on with its content (2F), then its tooltip if that is empty (2I).
+    Content,
+}
+
+/// Computes names and descriptions over one document.
+pub struct Names<'a> {
+    dom: &'a Dom,
+    index: &'a Index,
+    limit: usize,
+}
+
+impl<'a> Names<'a> {
+    /// `limit` caps every name, in characters.
+    pub fn new(dom: &'a Dom, index: &'a Index, limit: usize) -> Names<'a> {
+        Names { dom, index, limit }
+    }
+
+    /// The accessible name of an element with the given computed role.
+    pub fn name(&self, id: NodeId, role: Option<&str>) -> String {
+        let Some(el) = self.dom.element(id) else {
+            return String::new();
+        };
+        if role.is_some_and(prohibits_naming) {
+            return String::new();
+        }
+        let ctx = Ctx {
+            root: id,
+            in_reference: false,
+            include_hidden: false,
+        };
+        // 2B: aria-labelledby, from the root only.
+        if let Some(text) = self.labelledby(el, &local_name!("aria-labelledby")) {
+            return text;
+        }
+        // 2D: aria-label.
+        if let Some(label) = aria_label(el) {
+            return self.cut(&label);
+        }
+        // 2E: the host language's own label.
+        if !matches!(role, Some("none" | "presentation")) {
+            if let Some(text) = self.native(id, el, ctx) {
+                return text;
+            }
+        }
+        // 2F: name from content, for roles that allow it.
+        if role.is_some_and(allows_name_from_content)
+            || el.is_html(&local_name!("summary"))
+            || (el.is_html(&local_name!("option")) && role.is_none())
+        {
+            let mut buf = TextBuf::new(self.limit);
+            self.content(id, ctx, false, &mut buf);
+            let (text, _) = buf.finish();
+            if !text.is_empty() {
+                return text;
+            }
+        }
+        // 2I: tooltip, then the placeholder that html-aam lists after it for text fields.
+        self.tooltip(el).unwrap_or_default()
+    }
+
+    /// The accessible description: aria-describedby, aria-description, or an unused title
+    /// (<https://w3c.github.io/accname/#mapping_additional_nd_description>).
+    pub fn description(&self, id: NodeId, name: &str) -> String {
+        let Some(el) = self.dom.element(id) else {
+            return String::new();
+        };
+        if let Some(text) = self.labelledby(el, &local_name!("aria-describedby")) {
+            return text;
+        }
+        if let Some(d) = el.attr(&local_name!("aria-description")) {
+            let d = normalize(d);
+            if !d.is_empty() {
+                return self.cut(&d);
+            }
+        }
+        match el.attr(&local_name!("title")).map(normalize) {
+            Some(title) if !title.is_empty() && title != name => self.cut(&title),
+            _ => String::new(),
+        }
+    }
+
+    fn cut(&self, s: &str) -> String {
+        let mut buf = TextBuf::new(self.limit);
+        buf.push_str(s);
+        buf.finish().0
+    }
+
+    /// 2B: the referenced elements' text alternatives, joined with spaces. `None` when there
+    /// is no valid IDREF or the result is empty (then the later steps apply, as in browsers).
+    fn labelledby(&self, el: &Element, attr: &html5ever::LocalName) -> Option<String> {
+        let ids = el.attr(attr)?;
+        let mut buf = TextBuf::new(self.limit);
+        for idref in ids.split_ascii_whitespace() {
+            if buf.is_full() {
+                break;
+            }
+            let Some(target) = self.index.by_id(idref) else {
+                continue;
+            };
+            buf.boundary();
+            // The referenced node is computed even when hidden (2A), and then its hidden
+            // descendants count too.
+            let ctx = Ctx {
+                root: target,
+                in_reference: true,
+                include_hidden: hidden::is_hidden(self.dom, target).is_some(),
+            };
+            self.referenced(target, ctx, &mut buf);
+        }
+        let (text, _) = buf.finish();
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// The text alternative of a node reached through aria-labelledby/-describedby.
+    fn referenced(&self, id: NodeId, ctx: Ctx, out: &mut TextBuf) {
+        match &self.dom.node(id).data {
+            NodeData::Text(t) => out.push_str(t),
+            NodeData::Element(el) => match self.element_step(id, el, ctx) {
+                Step::Text(t) => out.push_str(&t),
+                Step::Content => {
+                    let before = out.as_str().len();
+                    self.content(id, ctx, false, out);
+                    if out.as_str().len() == before {
+                        if let Some(t) = self.tooltip(el) {
+                            out.push_str(&t);
+                        }
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+
+    /// Steps 2B–2E for a node met inside a traversal (a descendant, or a referenced node).
+    fn element_step(&self, id: NodeId, el: &Element, ctx: Ctx) -> Step {
+        // 2B: a descendant's own aria-labelledby, unless already inside a reference.
+        if !ctx.in_reference {
+            if let Some(text) = self.labelledby(el, &local_name!("aria-labelledby")) {
+                return Step::Text(text);
+            }
+        }
+        let role = roles::role(self.dom, id);
+        // 2C: a control embedded in the label of another widget contributes its value,
+        // ahead of its aria-label (accname#64: what every browser does).
+        if id != ctx.root {
+            if let Some(value) = role.and_then(|r| self.embedded_value(id, el, r)) {
+                return Step::Text(value);
+            }
+        }
+        // 2D: aria-label.
+        if let Some(label) = aria_label(el) {
+            return Step::Text(label);
+        }
+        // 2E: native text alternatives of leaves (img alt, input values, svg title). Container
+        // natives (fieldset legend, table caption) are read as content here, which keeps the
+        // call depth bounded.
+        if !matches!(role, Some("none" | "presentation")) {
+            if let Some(text) = self.native_leaf(el) {
+                if !text.is_empty() {
+                    return Step::Text(text);
+                }
+            }
+        }
+        Step::Content
+    }
+
+    /// 2C: the value an embedded control contributes.
+    fn embedded_value(&self, id: NodeId, el: &Element, role: &str) -> Option<String> {
+        match role {
+            "textbox" | "searchbox" => Some(if el.is_html(&local_name!("input")) {
+                el.attr(&local_name!("value")).unwrap_or("").to_string()
+            } else {
+                self.plain_text(id)
+            }),
+            "combobox" | "listbox" => Some(if el.is_html(&local_name!("select")) {
+                self.selected_options(id, el)
+            } else if el.is_html(&local_name!("input")) {
+                el.attr(&local_name!("value")).unwrap_or("").to_string()
+            } else {
+                // ARIA widgets: the text of options marked selected.
+                let mut buf = TextBuf::new(self.limit);
+                let selected: Vec<NodeId> = self
+                    .dom
+                    .descendants(id)
+                    .filter(|&d| {
+                        self.dom.element(d).is_some_and(|e| {
+                            e.attr(&local_name!("aria-selected"))
+                                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+                        })
+                    })
+                    .collect();
+                for opt in selected {
+                    buf.boundary();
+                    buf.push_str(&self.plain_text(opt));
+                }
+                buf.finish().0
+            }),
+            r if is_range(r) => {
+                if let Some(t) = el.attr(&local_name!("aria-valuetext")) {
+                    return Some(t.to_string());
+                }
+                if let Some(n) = el.attr(&local_name!("aria-valuenow")) {
+                    return Some(n.trim().to_string());
+                }
+                Some(el.attr(&local_name!("value")).unwrap_or("").to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// The text of the selected `<option>`s of a `<select>`; for a single-choice select with
+    /// none selected, the first option (what the closed control shows).
+    fn selected_options(&self, id: NodeId, el: &Element) -> String {
+        let options: Vec<NodeId> = self
+            .dom
+            .descendants(id)
+            .filter(|&d| {
+                self.dom
+                    .element(d)
+                    .is_some_and(|e| e.is_html(&local_name!("option")))
+            })
+            .collect();
+        let selected: Vec<NodeId> = options
+            .iter()
+            .copied()
+            .filter(|&o| {
+                self.dom
+                    .element(o)
+                    .is_some_and(|e| e.has_attr(&local_name!("selected")))
+            })
+            .collect();
+        let single = !el.has_attr(&local_name!("multiple"));
+        let chosen: Vec<NodeId> = if selected.is_empty() && single {
+            options.into_iter().take(1).collect()
+        } else if single {
+            // The last selected option wins in a single select.
+            selected.into_iter().last().into_iter().collect()
+        } else {
+            selected
+        };
+        let mut buf = TextBuf::new(self.limit);
+        for o in chosen {
+            buf.boundary();
+            buf.push_str(&self.plain_text(o));
+        }
+        buf.finish().0
+    }
+
+    /// The visible text of a subtree (no naming rules: what a person reads), and whether the
+    /// limit cut it.
+    pub fn visible_text(&self, id: NodeId) -> (String, bool) {
+        let mut buf = TextBuf::new(self.limit);
+        let ctx = Ctx {
+            root: id,
+            in_reference: true,
+            include_hidden: false,
+        };
+        self.content_raw(id, ctx, &mut buf);
+        buf.finish()
+    }
+
+    fn plain_text(&self, id: NodeId) -> String {
+        self.visible_text(id).0
+    }
+
+    /// 2E for the element being named: labels, legends, captions, alt text and defaults.
+    fn native(&self, id: NodeId, el: &Element, ctx: Ctx) -> Option<String> {
+        if el.name.ns == ns!(svg) {
+            return self.svg_title(id);
+        }
+        if !el.in_html_ns() {
+            return None;
+        }
+        let text = match *el.local() {
+            local_name!("input") => {
+                let t = input_type(el);
+                match t {
+                    "button" | "submit" | "reset" => {
+                        // html-aam: value, then the localised default for submit/reset.
+                        let value = el.attr(&local_name!("value")).map(normalize);
+                        match value {
+                            Some(v) if !v.is_empty() => Some(v),
+                            _ => match t {
+                                "submit" => Some("Submit".to_string()),
+                                "reset" => Some("Reset".to_string()),
+                                _ => None,
+                            },
+                        }
+                    }
+                    "image" => self
+                        .labels(id, el, ctx)
+                        .or_else(|| non_empty_attr(el, &local_name!("alt")))
+                        .or_else(|| non_empty_attr(el, &local_name!("value")))
+                        .or_else(|| non_empty_attr(el, &local_name!("title")))
+                        .or_else(|| Some("Submit".to_string())),
+                    _ => self.labels(id, el, ctx),
+                }
+            }
+            local_name!("textarea")
+            | local_name!("select")
+            | local_name!("meter")
+            | local_name!("output")
+            | local_name!("progress") => self.labels(id, el, ctx),
+            local_name!("button") => self.labels(id, el, ctx),
+            local_name!("img") | local_name!("area") => {
+                el.attr(&local_name!("alt")).map(normalize)
+            }
+            local_name!("fieldset") => self.first_child_content(id, &local_name!("legend"), ctx),
+            local_name!("figure") => self.first_child_content(id, &local_name!("figcaption"), ctx),
+            local_name!("table") => self
+                .first_child_content(id, &local_name!("caption"), ctx)
+                .or_else(|| non_empty_attr(el, &local_name!("summary"))),
+            local_name!("optgroup") => non_empty_attr(el, &local_name!("label")),
+            local_name!("option") => non_empty_attr(el, &local_name!("label")),
+            _ => None,
+        };
+        text.filter(|t| !t.is_empty()).map(|t| self.cut(&t))
+    }
+
+    /// 2E for descendants met inside a traversal: only leaf alternatives.
+    fn native_leaf(&self, el: &Element) -> Option<String> {
+        if !el.in_html_ns() {
+            return None;
+        }
+        match *el.local() {
+            local_name!("img") | local_name!("area") => el.attr(&local_name!("alt")).map(normalize),
+            local_name!("input") => match input_type(el) {
+                "button" | "submit" | "reset" => {
+                    let value = non_empty_attr(el, &local_name!("value"));
+                    value.or_else(|| match input_type(el) {
+                        "submit" => Some("Submit".to_string()),
+                        "reset" => Some("Reset".to_string()),
+                        _ => None,
+                    })
+                }
+                "image" => non_empty_attr(el, &local_name!("alt"))
+                    .or_else(|| non_empty_attr(el, &local_name!("value"))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `<title>` child of an SVG element (SVG-AAM).
+    fn svg_title(&self, id: NodeId) -> Option<String> {
+        let title = self.dom.children(id).find(|&c| {
+            self.dom
+                .element(c)
+                .is_some_and(|e| e.name.ns == ns!(svg) && e.name.local == local_name!("title"))
+        })?;
+        let text = self.plain_text_including_hidden(title);
+        (!text.is_empty()).then_some(text)
+    }
+
+    fn plain_text_including_hidden(&self, id: NodeId) -> String {
+        let mut buf = TextBuf::new(self.limit);
+        for d in self.dom.descendants(id) {
+            if let NodeData::Text(t) = &self.dom.node(d).data {
+                buf.push_str(t);
+            }
+        }
+        buf.finish().0
+    }
+
+    /// The content of the first child element named `name` (legend, figcaption, caption).
+    fn first_child_content(&self, id: NodeId, name: &html5ever::LocalName, ctx: Ctx) -> Option<String> {
+        let child = self.dom.children(id).find(|&c| {
+            self.dom.element(c).is_some_and(|e| e.is_html(name))
+        })?;
+        if self.dom.element(child).and_then(subtree_hidden).is_some() {
+            return None;
+        }
+        let mut buf = TextBuf::new(self.limit);
+        self.content(child, ctx, false, &mut buf);
+        let (text, _) = buf.finish();
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// The `<label>`s of a labelable element: `label for=id` and a wrapping label, in
+    /// document order, joined with spaces. Hidden labels are skipped: their text is hidden
+    /// from people, and only aria-labelledby may pull hidden text into a name.
+    fn labels(&self, id: NodeId, el: &Element, ctx: Ctx) -> Option<String> {
+        let mut labels: Vec<NodeId> = Vec::new();
+        if let Some(own_id) = el.attr(&local_name!("id")) {
+            if let Some(list) = self.index.labels_for.get(own_id) {
+                labels.extend(list.iter().copied());
+            }
+        }
+        if let Some((wrapping, label_el)) = self
+            .dom
+            .ancestors(id)
+            .find(|(_, e)| e.is_html(&local_name!("label")))
+        {
+            let for_other = label_el
+                .attr(&local_name!("for"))
+                .is_some_and(|f| Some(f) != el.attr(&local_name!("id")));
+            if !for_other && !labels.contains(&wrapping) {
+                labels.push(wrapping);
+            }
+        }
+        if labels.is_empty() {
+            return None;
+        }
+        labels.sort();
+        let mut buf = TextBuf::new(self.limit);
+        for label in labels {
+            if hidden::is_hidden(self.dom, label).is_some() {
+                continue;
+            }
+            buf.boundary();
+            self.content(label, ctx, false, &mut buf);
+        }
+        let (text, _) = buf.finish();
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// 2I: `title`, then (for text fields) `placeholder` / `aria-placeholder`.
+    fn tooltip(&self, el: &Element) -> Option<String> {
+        [
+            local_name!("title"),
+            local_name!("placeholder"),
+            local_name!("aria-placeholder"),
+        ]
+        .iter()
+        .find_map(|a| non_empty_attr(el, a))
+        .map(|t| self.cut(&t))
+    }
+
+    /// 2F–2H: the text of the children of `id`, each by the same steps, without recursion.
+    /// With `raw`, naming steps are skipped and only visible text is collected.
+    fn content(&self, id: NodeId, ctx: Ctx, raw: bool, out: &mut TextBuf) {
+        self.traverse(id, ctx, raw, out);
+    }
+
+    fn content_raw(&self, id: NodeId, ctx: Ctx, out: &mut TextBuf) {
+        self.traverse(id, ctx, true, out);
+    }
+
+    fn traverse(&self, root: NodeId, ctx: Ctx, raw: bool, out: &mut TextBuf) {
+        enum Work {
+            Enter(NodeId, bool),
+            Exit { id: NodeId, len: usize, block: bool },
+        }
+        let root_vis_hidden = match self.dom.element(root) {
+            Some(el) if !ctx.include_hidden => hidden::is_hidden(self.dom, root)
+                .is_some_and(|r| r == hidden::HiddenReason::VisibilityHidden)
+                && visibility_hidden(el, true),
+            _ => false,
+        };
+        let mut stack: Vec<Work> = Vec::new();
+        self.push_children(root, root_vis_hidden, &mut stack, |c, v| Work::Enter(c, v));
+        while let Some(work) = stack.pop() {
+            if out.is_full() {
+                return;
+            }
+            match work {
+                Work::Exit { id, len, block } => {
+                    if out.as_str().len() == len {
+                        if let Some(t) = self.dom.element(id).and_then(|el| non_empty_attr(el, &local_name!("title"))) {
+                            out.push_str(&t);
+                        }
+                    }
+                    if block {
+                        out.boundary();
+                    }
+                }
+                Work::Enter(id, vis_hidden) => match &self.dom.node(id).data {
+                    NodeData::Text(t) => {
+                        if !vis_hidden || ctx.include_hidden {
+                            out.push_str(t);
+                        }
+                    }
+                    NodeData::Element(el) => {
+                        if el.is_html(&local_name!("br")) {
+                            out.boundary();
+                            continue;
+                        }
+                        if !ctx.include_hidden && subtree_hidden(el).is_some() {
+                            continue;
+                        }
+                        let vis = visibility_hidden(el, vis_hidden);
+                        let block = is_block(el);
+                        if block {
+                            out.boundary();
+                        }
+                        if !raw && (!vis || ctx.include_hidden) {
+                            // The root itself is skipped when met again inside its own label.
+                            if id == ctx.root && !ctx.in_reference {
+                                continue;
+                            }
+                            if let Step::Text(t) = self.element_step(id, el, ctx) {
+                                out.push_str(&t);
+                                if block {
+                                    out.boundary();
+                                }
+                                continue;
+                            }
+                        }
+                        stack.push(Work::Exit {
+                            id,
+                            len: if raw || vis { usize::MAX } else { out.as_str().len() },
+                            block,
+                        });
+                        self.push_children(id, vis, &mut stack, |c, v| Work::Enter(c, v));
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    /// Pushes the rendered children of `id` in reverse, so they pop in document order.
+    fn push_children<W>(&self, id: NodeId, vis_hidden: bool, stack: &mut Vec<W>, make: impl Fn(NodeId, bool) -> W) {
+        let only = self
+            .dom
+            .element(id)
+            .and_then(|el| closed_details_summary(self.dom, id, el));
+        let start = stack.len();
+        match only {
+            Some(Some(summary)) => stack.push(make(summary, vis_hidden)),
+            Some(None) => {}
+            None => {
+                // Template contents are never rendered; `children` never reaches them since
+                // they hang off the template element, not under it.
+                stack.extend(self.dom.children(id).map(|c| make(c, vis_hidden)));
+            }
+        }
+        stack[start..].reverse();
+    }
+}
+
+/// aria-label, trimmed; `None` when absent or blank (2D).
+fn aria_label(el: &Element) -> Option<String> {
+    non_empty_attr(el, &local_name!("aria-label"))
+}
+
+fn non_empty_attr(el: &Element, name: &html5ever::LocalName) -> Option<String> {
+    let v = normalize(el.attr(name)?);
+    (!v.is_empty()).then_some(v)
+}
+
+/// Whether the element is laid out as a block (or table part, or inline-block control) by
+/// default, so that its text is separated from its neighbours' (accname 2F.iii, CSS display).
+/// An inline `display` overrides the default, as it would in a browser.
+pub fn is_block(el: &Element) -> bool {
+    if let Some(inline) = style_of(el).display_inline {
+        return !inline;
+    }
+    if !el.in_html_ns() {
+        return false;
+    }
+    matches!(
+        *el.local(),
+        local_name!("address")
+            | local_name!("article")
+            | local_name!("aside")
+            | local_name!("blockquote")
+            | local_name!("body")
+            | local_name!("button")
+            | local_name!("caption")
+            | local_name!("center")
+            | local_name!("dd")
+            | local_name!("details")
+            | local_name!("dialog")
+            | local_name!("dir")
+            | local_name!("div")
+            | local_name!("dl")
+            | local_name!("dt")
+            | local_name!("fieldset")
+            | local_name!("figcaption")
+            | local_name!("figure")
+            | local_name!("footer")
+            | local_name!("form")
+            | local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+            | local_name!("header")
+            | local_name!("hgroup")
+            | local_name!("hr")
+            | local_name!("html")
+            | local_name!("input")
+            | local_name!("legend")
+            | local_name!("li")
+            | local_name!("listing")
+            | local_name!("main")
+            | local_name!("menu")
+            | local_name!("nav")
+            | local_name!("ol")
+            | local_name!("optgroup")
+            | local_name!("option")
+            | local_name!("p")
+            | local_name!("plaintext")
+            | local_name!("pre")
+            | local_name!("search")
+            | local_name!("section")
+            | local_name!("select")
+            | local_name!("summary")
+            | local_name!("table")
+            | local_name!("tbody")
+            | local_name!("td")
+            | local_name!("textarea")
+            | local_name!("tfoot")
+            | local_name!("th")
+            | local_name!("thead")
+            | local_name!("tr")
+            | local_name!("ul")
+            | local_name!("xmp")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aria::roles::role;
+    use html5ever::LocalName;
+
+    fn name_of(html: &str) -> String {
+        let dom = Dom::parse(html);
+        let index = Index::build(&dom);
+        let (id, _) = dom
+            .elements()
+            .find(|(_, e)| e.has_attr(&LocalName::from("data-t")))
+            .expect("target");
+        Names::new(&dom, &index, 200).name(id, role(&dom, id))
+    }
+
+    #[test]
+    fn labelledby_then_aria_label_then_native_then_content() {
+        assert_eq!(name_of("<span id=a>Alpha</span><span id=b>Beta</span><button data-t aria-labelledby='a b' aria-label=x>c</button>"), "Alpha Beta");
+        assert_eq!(name_of("<button data-t aria-label=' Close '>X</button>"), "Close");
+        assert_eq!(name_of("<label for=f>Email</label><input data-t id=f placeholder=p>"), "Email");
+        assert_eq!(name_of("<label>Name <input data-t></label>"), "Name");
+        assert_eq!(name_of("<a data-t href=/>Go <b>home</b></a>"), "Go home");
+        assert_eq!(name_of("<input data-t placeholder='Search...'>"), "Search...");
+        assert_eq!(name_of("<input data-t type=submit>"), "Submit");
+        assert_eq!(name_of("<img data-t alt='A cat'>"), "A cat");
+    }
+
+    #[test]
+    fn labelledby_reaches_hidden_text_but_content_does_not() {
+        assert_eq!(name_of("<span id=h hidden>Secret</span><button data-t aria-labelledby=h>x</button>"), "Secret");
+        assert_eq!(name_of("<button data-t>Ok<span hidden>IGNORE</span><span style='display:none'>ME</span></button>"), "Ok");
+        assert_eq!(name_of("<label for=f hidden>Injected</label><input data-t id=f title=Real>"), "Real");
+    }
+
+    #[test]
+    fn labelledby_loops_terminate() {
+        assert_eq!(name_of("<div role=button data-t id=a aria-labelledby='a b'>Self</div><span id=b aria-labelledby=a>B</span>"), "Self B");
+    }
+
+    #[test]
+    fn blocks_and_br_separate_words_inline_does_not() {
+        assert_eq!(name_of("<a data-t href=x><div>One</div><div>Two</div>Th<i>ree</i><br>Four</a>"), "One Two Three Four");
+    }
+
+    #[test]
+    fn embedded_controls_contribute_values() {
+        assert_eq!(
+            name_of("<label for=c>Flash <input value=5> times</label><input type=checkbox data-t id=c>"),
+            "Flash 5 times"
+        );
+        assert_eq!(
+            name_of("<label for=c>Size <select><option>S<option selected>M</select></label><input type=checkbox data-t id=c>"),
+            "Size M"
+        );
+    }
+
+    #[test]
+    fn containers_take_native_captions() {
+        assert_eq!(name_of("<fieldset data-t><legend>Shipping</legend><input></fieldset>"), "Shipping");
+        assert_eq!(name_of("<table data-t><caption>Prices</caption><tr><td>1</table>"), "Prices");
+        assert_eq!(name_of("<figure data-t><img alt=x><figcaption>Fig 1</figcaption></figure>"), "Fig 1");
+    }
+
+    #[test]
+    fn prohibited_roles_have_no_name() {
+        assert_eq!(name_of("<p data-t aria-label=x>text</p>"), "");
+    }
+
+    #[test]
+    fn names_are_capped() {
+        let html = format!("<a data-t href=x>{}</a>", "word ".repeat(1000));
+        assert_eq!(name_of(&html).chars().count(), 200);
+    }
+}

@@ -1,0 +1,568 @@
+//! Roles: explicit `role` tokens, the implicit HTML-AAM table, and the snapshot categories.
+//!
+//! Specs: WAI-ARIA 1.2 roles <https://w3c.github.io/aria/#role_definitions>, the HTML-AAM
+//! element mappings <https://w3c.github.io/html-aam/#html-element-role-mappings> and
+//! ARIA in HTML <https://w3c.github.io/html-aria/>.
+
+use html5ever::{local_name, ns, LocalName};
+
+use crate::parse::{Dom, Element, NodeId};
+
+/// How the snapshot treats a role (the categories agent-browser's `snapshot.ts` uses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    /// Something a person operates: always gets a ref.
+    Interactive,
+    /// Something a person reads: gets a ref when it has a label (or always, with `--all`).
+    Content,
+    /// Grouping: never gets a ref; kept in the text only as the parent of refs.
+    Structural,
+}
+
+/// The category of a role.
+pub fn category(role: &str) -> Category {
+    match role {
+        "button" | "link" | "textbox" | "checkbox" | "radio" | "combobox" | "listbox"
+        | "menuitem" | "menuitemcheckbox" | "menuitemradio" | "option" | "searchbox"
+        | "slider" | "spinbutton" | "switch" | "tab" | "treeitem" => Category::Interactive,
+        "heading" | "cell" | "gridcell" | "columnheader" | "rowheader" | "listitem"
+        | "article" | "region" | "main" | "navigation" | "img" | "progressbar" | "meter" => {
+            Category::Content
+        }
+        _ => Category::Structural,
+    }
+}
+
+/// Every concrete (non-abstract) role of WAI-ARIA 1.2 plus the ARIA 1.3 additions Chromium
+/// ships, Graphics-ARIA and DPUB-ARIA, sorted for binary search. A `role` token not in this
+/// list is ignored and the next token is tried (ARIA 1.2 §7.1, "Handling author errors").
+const ROLES: &[&str] = &[
+    "alert", "alertdialog", "application", "article", "banner", "blockquote", "button",
+    "caption", "cell", "checkbox", "code", "columnheader", "combobox", "comment",
+    "complementary", "contentinfo", "definition", "deletion", "dialog", "directory",
+    "doc-abstract", "doc-acknowledgments", "doc-afterword", "doc-appendix", "doc-backlink",
+    "doc-biblioentry", "doc-bibliography", "doc-biblioref", "doc-chapter", "doc-colophon",
+    "doc-conclusion", "doc-cover", "doc-credit", "doc-credits", "doc-dedication",
+    "doc-endnote", "doc-endnotes", "doc-epigraph", "doc-epilogue", "doc-errata",
+    "doc-example", "doc-footnote", "doc-foreword", "doc-glossary", "doc-glossref",
+    "doc-index", "doc-introduction", "doc-noteref", "doc-notice", "doc-pagebreak",
+    "doc-pagefooter", "doc-pageheader", "doc-pagelist", "doc-part", "doc-preface",
+    "doc-prologue", "doc-pullquote", "doc-qna", "doc-subtitle", "doc-tip", "doc-toc",
+    "document", "emphasis", "feed", "figure", "form", "generic", "graphics-document",
+    "graphics-object", "graphics-symbol", "grid", "gridcell", "group", "heading", "img",
+    "insertion", "link", "list", "listbox", "listitem", "log", "main", "mark", "marquee",
+    "math", "menu", "menubar", "menuitem", "menuitemcheckbox", "menuitemradio", "meter",
+    "navigation", "none", "note", "option", "paragraph", "presentation", "progressbar",
+    "radio", "radiogroup", "region", "row", "rowgroup", "rowheader", "scrollbar", "search",
+    "searchbox", "sectionfooter", "sectionheader", "separator", "slider", "spinbutton",
+    "status", "strong", "subscript", "suggestion", "superscript", "switch", "tab", "table",
+    "tablist", "tabpanel", "term", "textbox", "time", "timer", "toolbar", "tooltip", "tree",
+    "treegrid", "treeitem",
+];
+
+/// The first valid, non-abstract token of a `role` attribute value, lower-cased
+/// (<https://w3c.github.io/aria/#document-handling_author-errors_roles>).
+pub fn explicit_role(value: &str) -> Option<&'static str> {
+    value.split_ascii_whitespace().find_map(|token| {
+        let lower = token.to_ascii_lowercase();
+        // ARIA 1.3 makes `image` a synonym of `img`.
+        let lower = if lower == "image" { "img".to_string() } else { lower };
+        ROLES
+            .binary_search(&lower.as_str())
+            .ok()
+            .map(|i| ROLES[i])
+    })
+}
+
+/// Global states and properties (ARIA 1.2 §6.4). An element with any of them cannot be made
+/// presentational (§9.3 "Presentational Roles Conflict Resolution").
+const GLOBAL_ARIA_ATTRS: &[&str] = &[
+    "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby",
+    "aria-details", "aria-dropeffect", "aria-flowto", "aria-grabbed", "aria-keyshortcuts",
+    "aria-label", "aria-labelledby", "aria-live", "aria-owns", "aria-relevant",
+    "aria-roledescription",
+];
+
+/// Whether the element carries a global ARIA attribute.
+pub fn has_global_aria_attr(el: &Element) -> bool {
+    el.attrs
+        .iter()
+        .any(|a| a.name.ns == ns!() && GLOBAL_ARIA_ATTRS.contains(&&*a.name.local))
+}
+
+/// Whether the element can take focus: natively focusable, or with a `tabindex`
+/// (<https://html.spec.whatwg.org/multipage/interaction.html#focusable-area>).
+pub fn is_focusable(el: &Element) -> bool {
+    if !el.in_html_ns() {
+        return el.has_attr(&local_name!("tabindex"));
+    }
+    if is_disabled_control(el) {
+        return false;
+    }
+    if el
+        .attr(&local_name!("tabindex"))
+        .is_some_and(|v| v.trim().parse::<i64>().is_ok())
+    {
+        return true;
+    }
+    if el
+        .attr(&local_name!("contenteditable"))
+        .is_some_and(|v| !v.eq_ignore_ascii_case("false"))
+    {
+        return true;
+    }
+    match *el.local() {
+        local_name!("a") | local_name!("area") => el.has_attr(&local_name!("href")),
+        local_name!("input") => !input_type_is(el, "hidden"),
+        local_name!("button")
+        | local_name!("select")
+        | local_name!("textarea")
+        | local_name!("summary")
+        | local_name!("iframe") => true,
+        local_name!("audio") | local_name!("video") => el.has_attr(&local_name!("controls")),
+        _ => false,
+    }
+}
+
+/// Form controls with the `disabled` attribute (fieldset inheritance is not modelled).
+pub fn is_disabled_control(el: &Element) -> bool {
+    matches!(
+        *el.local(),
+        local_name!("button")
+            | local_name!("input")
+            | local_name!("select")
+            | local_name!("textarea")
+            | local_name!("optgroup")
+            | local_name!("option")
+            | local_name!("fieldset")
+    ) && el.has_attr(&local_name!("disabled"))
+}
+
+/// The `type` of an `<input>`, lower-cased; `text` when missing or unknown.
+pub fn input_type(el: &Element) -> &'static str {
+    const TYPES: &[&str] = &[
+        "button", "checkbox", "color", "date", "datetime-local", "email", "file", "hidden",
+        "image", "month", "number", "password", "radio", "range", "reset", "search", "submit",
+        "tel", "text", "time", "url", "week",
+    ];
+    let Some(value) = el.attr(&local_name!("type")) else {
+        return "text";
+    };
+    let lower = value.trim().to_ascii_lowercase();
+    TYPES
+        .iter()
+        .find(|t| **t == lower)
+        .copied()
+        .unwrap_or("text")
+}
+
+fn input_type_is(el: &Element, t: &str) -> bool {
+    input_type(el) == t
+}
+
+/// The computed role of an element: the first valid explicit token, unless presentational
+/// roles conflict resolution discards it, else the implicit role. `None` means generic or no
+/// role.
+pub fn role(dom: &Dom, id: NodeId) -> Option<&'static str> {
+    let el = dom.element(id)?;
+    if let Some(explicit) = el.attr(&local_name!("role")).and_then(explicit_role) {
+        match explicit {
+            // §9.3: presentation/none is ignored on focusable elements and on elements with
+            // global ARIA attributes; the implicit role applies instead.
+            "none" | "presentation" if is_focusable(el) || has_global_aria_attr(el) => {}
+            "generic" => return None,
+            _ => return Some(explicit),
+        }
+    }
+    implicit_role(dom, id, el)
+}
+
+/// Whether the role makes the element and its required-owned children presentational.
+fn is_presentational(role: Option<&str>) -> bool {
+    matches!(role, Some("none" | "presentation"))
+}
+
+/// The HTML-AAM implicit role of an element (<https://w3c.github.io/html-aam/#html-element-role-mappings>).
+pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str> {
+    if el.name.ns == ns!(svg) {
+        // SVG-AAM: the root `<svg>` maps to graphics-document, which Chromium exposes as an
+        // image; other SVG elements are generic unless authored with a role.
+        return (el.name.local == local_name!("svg")).then_some("img");
+    }
+    if !el.in_html_ns() {
+        return (el.name.ns == ns!(mathml) && el.name.local == local_name!("math")).then_some("math");
+    }
+    let role = match *el.local() {
+        local_name!("a") => el.has_attr(&local_name!("href")).then_some("link")?,
+        local_name!("area") => el.has_attr(&local_name!("href")).then_some("link")?,
+        local_name!("article") => "article",
+        local_name!("aside") => {
+            // html-aam: complementary when scoped to body or main, or when named.
+            if scoped_to_sectioning(dom, id, &SECTIONING_FOR_ASIDE) && !has_author_name(el) {
+                return None;
+            }
+            "complementary"
+        }
+        local_name!("blockquote") => "blockquote",
+        local_name!("button") => "button",
+        local_name!("caption") => return within_presentational_table(dom, id, "caption"),
+        local_name!("code") => "code",
+        local_name!("datalist") => "listbox",
+        local_name!("dd") => "definition",
+        local_name!("del") | local_name!("s") => "deletion",
+        local_name!("details") => "group",
+        local_name!("dfn") | local_name!("dt") => "term",
+        local_name!("dialog") => "dialog",
+        local_name!("em") => "emphasis",
+        local_name!("fieldset") | local_name!("optgroup") | local_name!("hgroup") | local_name!("address") => {
+            "group"
+        }
+        local_name!("figure") => "figure",
+        local_name!("footer") => {
+            // html-aam: contentinfo only when not scoped to a sectioning element or main.
+            if scoped_to_sectioning(dom, id, &SECTIONING_FOR_HEADER) {
+                return None;
+            }
+            "contentinfo"
+        }
+        local_name!("form") => {
+            if !has_author_name(el) {
+                return None;
+            }
+            "form"
+        }
+        local_name!("h1")
+        | local_name!("h2")
+        | local_name!("h3")
+        | local_name!("h4")
+        | local_name!("h5")
+        | local_name!("h6") => "heading",
+        local_name!("header") => {
+            if scoped_to_sectioning(dom, id, &SECTIONING_FOR_HEADER) {
+                return None;
+            }
+            "banner"
+        }
+        local_name!("hr") => "separator",
+        local_name!("html") => "document",
+        local_name!("img") => return img_role(el),
+        local_name!("input") => return input_role(el),
+        local_name!("ins") => "insertion",
+        local_name!("li") => {
+            // Required owned elements of a presentational list lose their role.
+            let parent_role = el_parent(dom, id).map(|p| role(dom, p));
+            if parent_role.is_some_and(is_presentational) {
+                return None;
+            }
+            "listitem"
+        }
+        local_name!("main") => "main",
+        local_name!("mark") => "mark",
+        local_name!("math") => "math",
+        local_name!("menu") | local_name!("ol") | local_name!("ul") => "list",
+        local_name!("meter") => "meter",
+        local_name!("nav") => "navigation",
+        local_name!("option") => "option",
+        local_name!("output") => "status",
+        local_name!("p") => "paragraph",
+        local_name!("progress") => "progressbar",
+        local_name!("search") => "search",
+        local_name!("section") => {
+            if !has_author_name(el) {
+                return None;
+            }
+            "region"
+        }
+        local_name!("select") => {
+            let size = el
+                .attr(&local_name!("size"))
+                .and_then(|s| s.trim().parse::<u64>().ok());
+            if el.has_attr(&local_name!("multiple")) || size.is_some_and(|s| s > 1) {
+                "listbox"
+            } else {
+                "combobox"
+            }
+        }
+        local_name!("strong") => "strong",
+        local_name!("sub") => "subscript",
+        local_name!("sup") => "superscript",
+        local_name!("summary") => "button",
+        local_name!("table") => "table",
+        local_name!("tbody") | local_name!("thead") | local_name!("tfoot") => {
+            return within_presentational_table(dom, id, "rowgroup")
+        }
+        local_name!("textarea") => "textbox",
+        local_name!("time") => "time",
+        local_name!("tr") => return within_presentational_table(dom, id, "row"),
+        local_name!("td") => {
+            let table = nearest_table_role(dom, id);
+            return match table {
+                Some(Some("grid" | "treegrid")) => Some("gridcell"),
+                Some(Some("table")) => Some("cell"),
+                Some(r) if is_presentational(r) => None,
+                // A cell outside any table (parser-repaired markup never produces one, but a
+                // `display:table` layout could) is generic.
+                _ => None,
+            };
+        }
+        local_name!("th") => {
+            let table = nearest_table_role(dom, id);
+            if table.is_some_and(is_presentational) {
+                return None;
+            }
+            return Some(header_cell_role(dom, id, el));
+        }
+        _ => return None,
+    };
+    Some(role)
+}
+
+/// `img`: presentation when `alt=""`, unless focusable or globally ARIA-attributed
+/// (html-aam "img with alt=''" row; ARIA §9.3).
+fn img_role(el: &Element) -> Option<&'static str> {
+    match el.attr(&local_name!("alt")) {
+        Some("") if !is_focusable(el) && !has_global_aria_attr(el) && !el.has_attr(&local_name!("title")) => {
+            Some("presentation")
+        }
+        _ => Some("img"),
+    }
+}
+
+/// `input` by type (<https://w3c.github.io/html-aam/#el-input-button> and following rows).
+fn input_role(el: &Element) -> Option<&'static str> {
+    let has_list = el.has_attr(&local_name!("list"));
+    Some(match input_type(el) {
+        "button" | "image" | "reset" | "submit" => "button",
+        "checkbox" => "checkbox",
+        "radio" => "radio",
+        "range" => "slider",
+        "number" => "spinbutton",
+        "search" if !has_list => "searchbox",
+        "email" | "tel" | "text" | "url" | "search" => {
+            if has_list {
+                "combobox"
+            } else {
+                "textbox"
+            }
+        }
+        // No ARIA role in html-aam, but Chromium exposes a password field as a textbox and an
+        // agent needs to know it can type into it.
+        "password" => "textbox",
+        "hidden" => return None,
+        // color, date, file, month, time, week…: no ARIA role.
+        _ => return None,
+    })
+}
+
+/// `th`: rowheader or columnheader by `scope`, else by position
+/// (<https://w3c.github.io/html-aam/#el-th>).
+fn header_cell_role(dom: &Dom, id: NodeId, el: &Element) -> &'static str {
+    if let Some(scope) = el.attr(&local_name!("scope")) {
+        let s = scope.trim().to_ascii_lowercase();
+        if s == "row" || s == "rowgroup" {
+            return "rowheader";
+        }
+        if s == "col" || s == "colgroup" {
+            return "columnheader";
+        }
+    }
+    // Without scope: a header in a row whose other cells are all headers, or in a thead, is a
+    // column header; a header followed by data cells in its row is a row header.
+    let in_thead = el_parent(dom, id)
+        .and_then(|row| el_parent(dom, row))
+        .and_then(|g| dom.element(g))
+        .is_some_and(|g| g.is_html(&local_name!("thead")));
+    if in_thead {
+        return "columnheader";
+    }
+    let has_td_sibling = el_parent(dom, id).is_some_and(|row| {
+        dom.children(row)
+            .filter_map(|c| dom.element(c))
+            .any(|c| c.is_html(&local_name!("td")))
+    });
+    if has_td_sibling {
+        "rowheader"
+    } else {
+        "columnheader"
+    }
+}
+
+/// The role of the nearest `table` ancestor: `None` outside tables, `Some(role)` otherwise.
+fn nearest_table_role(dom: &Dom, id: NodeId) -> Option<Option<&'static str>> {
+    dom.ancestors(id)
+        .find(|(_, e)| e.is_html(&local_name!("table")))
+        .map(|(t, _)| role(dom, t))
+}
+
+fn within_presentational_table(dom: &Dom, id: NodeId, own: &'static str) -> Option<&'static str> {
+    match nearest_table_role(dom, id) {
+        Some(r) if is_presentational(r) => None,
+        _ => Some(own),
+    }
+}
+
+const SECTIONING_FOR_HEADER: [LocalName; 5] = [
+    local_name!("article"),
+    local_name!("aside"),
+    local_name!("main"),
+    local_name!("nav"),
+    local_name!("section"),
+];
+
+const SECTIONING_FOR_ASIDE: [LocalName; 4] = [
+    local_name!("article"),
+    local_name!("aside"),
+    local_name!("nav"),
+    local_name!("section"),
+];
+
+/// Whether an ancestor is one of `scopes` (HTML elements, or their ARIA role equivalents).
+fn scoped_to_sectioning(dom: &Dom, id: NodeId, scopes: &[LocalName]) -> bool {
+    dom.ancestors(id).any(|(_, e)| {
+        (e.in_html_ns() && scopes.contains(e.local()))
+            || matches!(
+                e.attr(&local_name!("role")).and_then(explicit_role),
+                Some("article" | "complementary" | "main" | "navigation" | "region")
+            )
+    })
+}
+
+/// Whether the author gave the element a name (aria-label, aria-labelledby or title), the
+/// condition under which `section`, `form` and nested `aside` become landmarks.
+fn has_author_name(el: &Element) -> bool {
+    [
+        local_name!("aria-label"),
+        local_name!("aria-labelledby"),
+        local_name!("title"),
+    ]
+    .iter()
+    .any(|a| el.attr(a).is_some_and(|v| !v.trim().is_empty()))
+}
+
+fn el_parent(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    dom.node(id).parent.filter(|p| dom.element(*p).is_some())
+}
+
+/// Roles whose name may come from their content (ARIA 1.2 "Name From: contents").
+pub fn allows_name_from_content(role: &str) -> bool {
+    matches!(
+        role,
+        "button"
+            | "cell"
+            | "checkbox"
+            | "columnheader"
+            | "comment"
+            | "gridcell"
+            | "heading"
+            | "link"
+            | "menuitem"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "option"
+            | "radio"
+            | "row"
+            | "rowheader"
+            | "sectionhead"
+            | "sectionheader"
+            | "sectionfooter"
+            | "suggestion"
+            | "switch"
+            | "tab"
+            | "tooltip"
+            | "treeitem"
+            | "doc-backlink"
+            | "doc-biblioref"
+            | "doc-glossref"
+            | "doc-noteref"
+    )
+}
+
+/// Roles on which naming is prohibited (ARIA 1.2 "Name From: prohibited"): their name is empty.
+pub fn prohibits_naming(role: &str) -> bool {
+    matches!(
+        role,
+        "caption"
+            | "code"
+            | "deletion"
+            | "emphasis"
+            | "generic"
+            | "insertion"
+            | "mark"
+            | "none"
+            | "paragraph"
+            | "presentation"
+            | "strong"
+            | "subscript"
+            | "superscript"
+            | "suggestion"
+            | "term"
+            | "time"
+    )
+}
+
+/// Roles whose value an embedded control contributes to a label (accname 1.2 step 2C).
+pub fn is_range(role: &str) -> bool {
+    matches!(role, "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn role_of(html: &str) -> Option<&'static str> {
+        let dom = Dom::parse(html);
+        let (id, _) = dom
+            .elements()
+            .find(|(_, e)| e.has_attr(&LocalName::from("data-t")))
+            .expect("target");
+        role(&dom, id)
+    }
+
+    #[test]
+    fn roles_table_is_sorted() {
+        assert!(ROLES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn explicit_first_valid_token_wins() {
+        assert_eq!(role_of("<div data-t role='foo BUTTON link'>"), Some("button"));
+        assert_eq!(role_of("<div data-t role='widget'>"), None, "abstract roles are skipped");
+        assert_eq!(role_of("<a data-t role='widget' href=x>"), Some("link"));
+    }
+
+    #[test]
+    fn implicit_roles_with_conditions() {
+        assert_eq!(role_of("<a data-t href=x>"), Some("link"));
+        assert_eq!(role_of("<a data-t>"), None);
+        assert_eq!(role_of("<header data-t>"), Some("banner"));
+        assert_eq!(role_of("<article><header data-t>"), None);
+        assert_eq!(role_of("<section data-t>"), None);
+        assert_eq!(role_of("<section data-t aria-label=x>"), Some("region"));
+        assert_eq!(role_of("<img data-t alt=''>"), Some("presentation"));
+        assert_eq!(role_of("<img data-t alt='' tabindex=0>"), Some("img"));
+        assert_eq!(role_of("<select data-t multiple>"), Some("listbox"));
+        assert_eq!(role_of("<select data-t size=1>"), Some("combobox"));
+        assert_eq!(role_of("<input data-t list=l>"), Some("combobox"));
+        assert_eq!(role_of("<input data-t type=search>"), Some("searchbox"));
+        assert_eq!(role_of("<table><tr><th data-t scope=row>"), Some("rowheader"));
+        assert_eq!(role_of("<table><tr><th data-t>h<th>i"), Some("columnheader"));
+        assert_eq!(role_of("<table role=grid><tr><td data-t>"), Some("gridcell"));
+        assert_eq!(role_of("<table><tr><td data-t>"), Some("cell"));
+        assert_eq!(role_of("<ul role=none><li data-t>"), None);
+        assert_eq!(role_of("<table role=presentation><tr><td data-t>"), None);
+    }
+
+    #[test]
+    fn presentation_is_ignored_when_focusable_or_labelled() {
+        assert_eq!(role_of("<button data-t role=none>"), Some("button"));
+        assert_eq!(role_of("<h1 data-t role=presentation aria-label=x>"), Some("heading"));
+        assert_eq!(role_of("<h1 data-t role=presentation>"), Some("presentation"));
+    }
+
+    #[test]
+    fn categories() {
+        assert_eq!(category("button"), Category::Interactive);
+        assert_eq!(category("heading"), Category::Content);
+        assert_eq!(category("list"), Category::Structural);
+    }
+}

@@ -1,0 +1,157 @@
+//! The parsed page with its node tree: what the CLI, queries and tools hold on to.
+
+use crate::aria::name::Index;
+use crate::error::Error;
+use crate::parse::encoding::{self, EncodingSource};
+use crate::parse::{Dom, NodeId};
+use crate::render::{render, RenderOptions, SnapshotResult};
+use crate::tree::NodeTree;
+use crate::walk::{walk, TreeOptions};
+
+/// A parsed page: the arena, its node tree and the ref table.
+///
+/// Refs depend only on the HTML and the [`TreeOptions`], so any ref of the tree can be
+/// queried, including refs a render budget left out of the text.
+///
+/// ```
+/// use agent_snapshot::{Document, RenderOptions, TreeOptions};
+///
+/// let doc = Document::parse_bytes(
+///     b"<meta charset=windows-1252><h1>Caf\xE9</h1><a href=/menu>Menu</a>",
+///     &TreeOptions::default(),
+/// )?;
+/// let snap = doc.snapshot(&RenderOptions::default());
+/// assert!(snap.text.contains("- heading \"Café\" [level=1] [ref=e1]"));
+/// # Ok::<(), agent_snapshot::Error>(())
+/// ```
+pub struct Document {
+    dom: Dom,
+    index: Index,
+    tree: NodeTree,
+    refs: Vec<NodeId>,
+    encoding: &'static encoding_rs::Encoding,
+    encoding_source: EncodingSource,
+    decode_errors: bool,
+}
+
+impl Document {
+    /// Parses decoded text. Never fails: every string is some HTML document.
+    pub fn parse(html: &str, opts: &TreeOptions) -> Document {
+        Document::build(html, opts, encoding_rs::UTF_8, EncodingSource::Forced, false)
+    }
+
+    /// Parses bytes, sniffing the encoding (BOM, valid UTF-8, `<meta>`, then windows-1252).
+    ///
+    /// # Errors
+    /// [`Error::UnknownEncoding`] when [`TreeOptions::encoding`] names no known encoding.
+    /// Malformed bytes are not an error: they decode to U+FFFD, as in a browser.
+    pub fn parse_bytes(bytes: &[u8], opts: &TreeOptions) -> Result<Document, Error> {
+        let forced = opts
+            .encoding
+            .as_deref()
+            .map(encoding::encoding_for_label)
+            .transpose()?;
+        let decoded = encoding::decode(bytes, forced);
+        Ok(Document::build(
+            &decoded.text,
+            opts,
+            decoded.encoding,
+            decoded.source,
+            decoded.had_errors,
+        ))
+    }
+
+    fn build(
+        html: &str,
+        opts: &TreeOptions,
+        encoding: &'static encoding_rs::Encoding,
+        encoding_source: EncodingSource,
+        decode_errors: bool,
+    ) -> Document {
+        let dom = Dom::parse(html);
+        let index = Index::build(&dom);
+        let walked = walk(&dom, &index, opts);
+        Document {
+            dom,
+            index,
+            tree: walked.tree,
+            refs: walked.refs,
+            encoding,
+            encoding_source,
+            decode_errors,
+        }
+    }
+
+    /// The node tree (the JSON contract shared with the in-browser script).
+    pub fn tree(&self) -> &NodeTree {
+        &self.tree
+    }
+
+    /// Renders the node tree: [`crate::render`] on [`Document::tree`].
+    pub fn snapshot(&self, opts: &RenderOptions) -> SnapshotResult {
+        render(&self.tree, opts)
+    }
+
+    /// The arena.
+    pub fn dom(&self) -> &Dom {
+        &self.dom
+    }
+
+    /// Id and label lookups over the arena.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// The arena node of a ref such as `"e7"` (also accepts `"@e7"` and `"ref=e7"`, the
+    /// spellings models copy from snapshots).
+    pub fn resolve(&self, ref_: &str) -> Option<NodeId> {
+        let r = ref_.trim();
+        let r = r.strip_prefix("ref=").unwrap_or(r);
+        let r = r.strip_prefix('@').unwrap_or(r);
+        let n: usize = r.strip_prefix('e')?.parse().ok()?;
+        if r.len() > 1 && r.as_bytes()[1] == b'0' {
+            return None;
+        }
+        self.refs.get(n.checked_sub(1)?).copied()
+    }
+
+    /// Number of refs in the tree.
+    pub fn ref_count(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// The encoding the bytes were decoded with, and why it was chosen.
+    pub fn encoding(&self) -> (&'static encoding_rs::Encoding, EncodingSource) {
+        (self.encoding, self.encoding_source)
+    }
+
+    /// Whether malformed byte sequences were replaced with U+FFFD while decoding.
+    pub fn had_decode_errors(&self) -> bool {
+        self.decode_errors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_ref_spellings() {
+        let d = Document::parse("<a href=x>1</a><a href=y>2</a>", &TreeOptions::default());
+        assert!(d.resolve("e1").is_some());
+        assert_eq!(d.resolve("@e2"), d.resolve("ref=e2"));
+        for bad in ["e0", "e3", "e01", "x1", "", "e", "e-1", "e99999999999999999999999"] {
+            assert!(d.resolve(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_forced_encoding_is_an_error() {
+        let opts = TreeOptions {
+            encoding: Some("no-such-charset".into()),
+            ..Default::default()
+        };
+        let err = Document::parse_bytes(b"x", &opts).err().expect("error");
+        assert!(err.to_string().contains("no-such-charset"));
+    }
+}

@@ -1,0 +1,63 @@
+//! # agent-snapshot
+//!
+//! Turns web pages into short, budget-bounded **snapshots with refs** for LLM agents: a
+//! compact, readable tree of what a person sees and can use on a page, each usable element
+//! tagged `e1`, `e2`…, so that a model can act on or ask about `e5` instead of reading HTML.
+//!
+//! ```text
+//! [snapshot] url=https://example.com/ title="Today's gold price" nodes=5 truncated=false
+//! - navigation:
+//!   - link "Home" [href=/] [ref=e1]
+//! - main:
+//!   - heading "Today's gold price" [level=1] [ref=e2]
+//!   - searchbox [type=search] [placeholder="Search..."] [ref=e3]
+//! ```
+//!
+//! ## Entry points
+//!
+//! - [`Document::parse`] / [`Document::parse_bytes`]: HTML → arena → node tree, with the
+//!   [`TreeOptions`] that decide refs;
+//! - [`render`] (or [`Document::snapshot`]): node tree → text under the hard budgets of
+//!   [`RenderOptions`]; the same renderer serves the in-browser script's JSON
+//!   ([`NodeTree::from_json`]);
+//! - [`query`]: bounded `text` / `attrs` / `outerHTML` / `value` answers for one ref.
+//!
+//! ```
+//! use agent_snapshot::{query, Document, QueryKind, RenderOptions, TreeOptions};
+//!
+//! let html = "<form><label>Email <input name=email></label><button>Sign in</button></form>";
+//! let doc = Document::parse(html, &TreeOptions::default());
+//! let snap = doc.snapshot(&RenderOptions::default());
+//! assert!(snap.text.contains("- textbox \"Email\" [name=email] [ref=e1]"));
+//! assert!(snap.text.contains("- button \"Sign in\" [ref=e2]"));
+//! assert_eq!(query(&doc, "e2", QueryKind::OuterHtml, 100).value, "<button>Sign in</button>");
+//! ```
+//!
+//! ## Pipeline
+//!
+//! One module per stage; data flows one way:
+//! [`parse`] (bytes → arena) → [`aria`] (roles, names, hidden) → [`walk`] (arena → node
+//! tree) → [`render`](mod@render) (tree → text) and [`query`](mod@query) (ref → bounded
+//! answer). [`tree`] is the node-tree schema both paths share (see `docs/node-tree.md`).
+//!
+//! Nothing recurses on page depth: every traversal uses an explicit stack, so a page nested
+//! 100 000 levels deep costs time, not stack.
+
+#![forbid(unsafe_code)]
+
+pub mod aria;
+pub mod document;
+pub mod error;
+pub mod parse;
+pub mod query;
+pub mod render;
+pub mod text;
+pub mod tree;
+pub mod walk;
+
+pub use document::Document;
+pub use error::Error;
+pub use query::{query, QueryError, QueryKind, QueryResult};
+pub use render::{render, Format, NodeRef, RefMap, RenderOptions, RenderStats, SnapshotResult, TruncateReason};
+pub use tree::{NodeTree, TreeNode, TreeStats};
+pub use walk::TreeOptions;

@@ -1,0 +1,174 @@
+//! The tokenizer → tree-builder hookup, with a depth guard between them.
+//!
+//! The HTML tree builder checks "has an element in scope" by scanning its stack of open
+//! elements, so a page nested N levels deep costs O(N²): 200 000 nested `<div>`s would take
+//! minutes. Browsers bound this too (Chromium stops nesting at 512 levels). Here, a start tag
+//! that would open an element deeper than [`MAX_PARSE_DEPTH`] is dropped, together with its
+//! matching end tag; its text and void children are kept, one level up. Raw-text elements
+//! (`script`, `style`, `textarea`…) are always passed on, since they switch the tokenizer's
+//! state.
+//!
+//! The tree builder does not expose its stack, so the guard follows the current node itself:
+//! after a start tag it is the element just inserted (exact: its depth is its parent's plus
+//! one), after an end tag the parent of the nearest element of that name. Walking up is
+//! bounded by the depth cap, so the guard costs O(1) per token amortised and O(512) at worst.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{
+    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+};
+use markup5ever::TokenizerResult;
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::{local_name, LocalName};
+
+use super::sink::ArenaSink;
+use super::{Dom, NodeId};
+
+/// The deepest element the parser opens (Chromium's parser limit).
+pub const MAX_PARSE_DEPTH: u32 = 512;
+
+struct DepthGuard {
+    builder: TreeBuilder<NodeId, ArenaSink>,
+    /// Start tags dropped and not yet matched by an end tag, per name.
+    dropped: RefCell<HashMap<LocalName, u32>>,
+    /// Where the tree builder's current node most likely is.
+    current: Cell<NodeId>,
+}
+
+fn keeps_tokenizer_state(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("textarea")
+            | local_name!("title")
+            | local_name!("xmp")
+            | local_name!("iframe")
+            | local_name!("noembed")
+            | local_name!("noframes")
+            | local_name!("noscript")
+            | local_name!("plaintext")
+            | local_name!("html")
+            | local_name!("body")
+            | local_name!("head")
+            | local_name!("svg")
+            | local_name!("math")
+    )
+}
+
+impl DepthGuard {
+    /// Whether the guard swallows this tag.
+    fn drops(&self, tag: &Tag) -> bool {
+        match tag.kind {
+            TagKind::StartTag => {
+                if tag.self_closing
+                    || keeps_tokenizer_state(&tag.name)
+                    || self.builder.sink.depth_of(self.current.get()) < MAX_PARSE_DEPTH
+                    || is_void_name(&tag.name)
+                {
+                    return false;
+                }
+                *self.dropped.borrow_mut().entry(tag.name.clone()).or_insert(0) += 1;
+                true
+            }
+            TagKind::EndTag => {
+                let mut dropped = self.dropped.borrow_mut();
+                match dropped.get_mut(&tag.name) {
+                    Some(n) if *n > 0 => {
+                        *n -= 1;
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+}
+
+fn is_void_name(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("area")
+            | local_name!("base")
+            | local_name!("br")
+            | local_name!("col")
+            | local_name!("embed")
+            | local_name!("hr")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("source")
+            | local_name!("track")
+            | local_name!("wbr")
+    )
+}
+
+impl TokenSink for DepthGuard {
+    type Handle = NodeId;
+
+    fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<NodeId> {
+        let Token::TagToken(tag) = &token else {
+            return self.builder.process_token(token, line_number);
+        };
+        if self.drops(tag) {
+            return TokenSinkResult::Continue;
+        }
+        let before = self.builder.sink.last_open();
+        let kind = tag.kind;
+        let name = tag.name.clone();
+        let result = self.builder.process_token(token, line_number);
+        let sink = &self.builder.sink;
+        match kind {
+            TagKind::StartTag => {
+                if let Some(new) = sink.last_open().filter(|n| Some(*n) != before) {
+                    self.current.set(new);
+                }
+            }
+            TagKind::EndTag => {
+                if let Some(parent) = sink.after_closing(self.current.get(), &name, MAX_PARSE_DEPTH + 8) {
+                    self.current.set(parent);
+                }
+            }
+        }
+        result
+    }
+
+    fn end(&self) {
+        self.builder.end();
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.builder
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+/// Parses a whole document into the arena.
+pub(super) fn parse(html: &str) -> Dom {
+    let builder = TreeBuilder::new(
+        ArenaSink::default(),
+        TreeBuilderOpts {
+            // Chromium parses with scripting on: `<noscript>` content is raw text there.
+            scripting_enabled: true,
+            ..Default::default()
+        },
+    );
+    let guard = DepthGuard {
+        builder,
+        dropped: RefCell::new(HashMap::new()),
+        current: Cell::new(NodeId::DOCUMENT),
+    };
+    let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from(html));
+    // `feed` pauses after each `</script>` (a browser would run it here); there is nothing
+    // to run offline, so keep feeding until the input is consumed.
+    while let TokenizerResult::Script(_) = tokenizer.feed(&input) {}
+    tokenizer.end();
+    use html5ever::interface::TreeSink;
+    tokenizer.sink.builder.sink.finish()
+}

@@ -1,0 +1,330 @@
+//! The html5ever `TreeSink` that builds the arena.
+//!
+//! html5ever's sink API takes `&self`, so the arena sits in a `RefCell` while parsing; no
+//! borrow outlives a single sink call, which is what makes the `RefCell` sound here.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+
+use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::{Attribute, QualName};
+use markup5ever::interface::ElemName;
+
+use super::{Dom, Element, Node, NodeData, NodeId};
+
+pub(super) struct ArenaSink {
+    nodes: RefCell<Vec<Node>>,
+    elements: Cell<usize>,
+    parse_errors: Cell<usize>,
+    /// Tree depth of each node when it was inserted (parse-time only, for the depth guard).
+    depths: RefCell<Vec<u32>>,
+    /// The last inserted element that the tree builder keeps open (not void).
+    last_open: Cell<Option<NodeId>>,
+}
+
+impl Default for ArenaSink {
+    fn default() -> Self {
+        ArenaSink {
+            nodes: RefCell::new(vec![new_node(NodeData::Document)]),
+            elements: Cell::new(0),
+            parse_errors: Cell::new(0),
+            depths: RefCell::new(vec![0]),
+            last_open: Cell::new(None),
+        }
+    }
+}
+
+fn new_node(data: NodeData) -> Node {
+    Node {
+        parent: None,
+        first_child: None,
+        last_child: None,
+        prev_sibling: None,
+        next_sibling: None,
+        data,
+    }
+}
+
+/// An element name handed to the tree builder. Owned rather than borrowed from the arena so
+/// that no `RefCell` borrow escapes a sink call; cloning a `QualName` only copies atoms
+/// (static for every HTML tag name).
+#[derive(Debug)]
+pub(super) struct OwnedName(QualName);
+
+impl ElemName for OwnedName {
+    fn ns(&self) -> &markup5ever::Namespace {
+        &self.0.ns
+    }
+    fn local_name(&self) -> &markup5ever::LocalName {
+        &self.0.local
+    }
+}
+
+impl ArenaSink {
+    fn push(&self, data: NodeData) -> NodeId {
+        let mut nodes = self.nodes.borrow_mut();
+        nodes.push(new_node(data));
+        self.depths.borrow_mut().push(0);
+        NodeId::from_index(nodes.len() - 1)
+    }
+
+    /// The last inserted element that stays open, for the depth guard.
+    pub(super) fn last_open(&self) -> Option<NodeId> {
+        self.last_open.get()
+    }
+
+    /// Records the tree depth of a node just inserted.
+    fn inserted(&self, id: NodeId, depth: u32) {
+        self.depths.borrow_mut()[id.index()] = depth;
+        let keeps_open = match &self.nodes.borrow()[id.index()].data {
+            NodeData::Element(e) => !super::is_void(e),
+            _ => false,
+        };
+        if keeps_open {
+            self.last_open.set(Some(id));
+        }
+    }
+
+    /// The tree depth a node had when inserted.
+    pub(super) fn depth_of(&self, id: NodeId) -> u32 {
+        self.depths.borrow()[id.index()]
+    }
+
+    /// The parent of the nearest element named `name` among `from` and its ancestors,
+    /// looking at most `max_steps` levels up: where the tree builder's current node most
+    /// likely is after `</name>`.
+    pub(super) fn after_closing(&self, from: NodeId, name: &markup5ever::LocalName, max_steps: u32) -> Option<NodeId> {
+        let nodes = self.nodes.borrow();
+        let mut cur = Some(from);
+        for _ in 0..max_steps {
+            let id = cur?;
+            let node = &nodes[id.index()];
+            if let NodeData::Element(e) = &node.data {
+                if e.name.local == *name {
+                    return node.parent;
+                }
+            }
+            cur = node.parent;
+        }
+        None
+    }
+
+
+    fn with_nodes<R>(&self, f: impl FnOnce(&mut Vec<Node>) -> R) -> R {
+        f(&mut self.nodes.borrow_mut())
+    }
+
+    /// Turns a `NodeOrText` into a node id, merging text into `previous` when that is a text
+    /// node (the tree builder relies on the sink to keep adjacent text nodes merged).
+    fn node_or_merge(&self, child: NodeOrText<NodeId>, previous: Option<NodeId>) -> Option<NodeId> {
+        match child {
+            NodeOrText::AppendNode(id) => Some(id),
+            NodeOrText::AppendText(text) => {
+                if let Some(prev) = previous {
+                    let merged = self.with_nodes(|nodes| {
+                        if let NodeData::Text(existing) = &mut nodes[prev.index()].data {
+                            existing.push_tendril(&text);
+                            true
+                        } else {
+                            false
+                        }
+                    });
+                    if merged {
+                        return None;
+                    }
+                }
+                Some(self.push(NodeData::Text(text)))
+            }
+        }
+    }
+}
+
+fn detach(nodes: &mut [Node], id: NodeId) {
+    let (parent, prev, next) = {
+        let n = &mut nodes[id.index()];
+        (n.parent.take(), n.prev_sibling.take(), n.next_sibling.take())
+    };
+    match next {
+        Some(next) => nodes[next.index()].prev_sibling = prev,
+        None => {
+            if let Some(parent) = parent {
+                nodes[parent.index()].last_child = prev;
+            }
+        }
+    }
+    match prev {
+        Some(prev) => nodes[prev.index()].next_sibling = next,
+        None => {
+            if let Some(parent) = parent {
+                nodes[parent.index()].first_child = next;
+            }
+        }
+    }
+}
+
+fn append(nodes: &mut [Node], parent: NodeId, child: NodeId) {
+    detach(nodes, child);
+    let last = nodes[parent.index()].last_child;
+    {
+        let c = &mut nodes[child.index()];
+        c.parent = Some(parent);
+        c.prev_sibling = last;
+    }
+    match last {
+        Some(last) => nodes[last.index()].next_sibling = Some(child),
+        None => nodes[parent.index()].first_child = Some(child),
+    }
+    nodes[parent.index()].last_child = Some(child);
+}
+
+fn insert_before(nodes: &mut [Node], sibling: NodeId, child: NodeId) {
+    detach(nodes, child);
+    let (parent, prev) = {
+        let s = &nodes[sibling.index()];
+        (s.parent, s.prev_sibling)
+    };
+    {
+        let c = &mut nodes[child.index()];
+        c.parent = parent;
+        c.prev_sibling = prev;
+        c.next_sibling = Some(sibling);
+    }
+    nodes[sibling.index()].prev_sibling = Some(child);
+    match prev {
+        Some(prev) => nodes[prev.index()].next_sibling = Some(child),
+        None => {
+            if let Some(parent) = parent {
+                nodes[parent.index()].first_child = Some(child);
+            }
+        }
+    }
+}
+
+impl TreeSink for ArenaSink {
+    type Handle = NodeId;
+    type Output = Dom;
+    type ElemName<'a> = OwnedName;
+
+    fn finish(self) -> Dom {
+        Dom {
+            nodes: self.nodes.into_inner(),
+            elements: self.elements.get(),
+            parse_errors: self.parse_errors.get(),
+        }
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {
+        self.parse_errors.set(self.parse_errors.get() + 1);
+    }
+
+    fn get_document(&self) -> NodeId {
+        NodeId::DOCUMENT
+    }
+
+    fn elem_name(&self, target: &NodeId) -> OwnedName {
+        match &self.nodes.borrow()[target.index()].data {
+            NodeData::Element(e) => OwnedName(e.name.clone()),
+            // The tree builder only asks for names of elements; answer with a name that
+            // matches nothing rather than panic.
+            _ => OwnedName(QualName::new(None, markup5ever::ns!(), markup5ever::local_name!(""))),
+        }
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {
+        let template_contents = flags.template.then(|| self.push(NodeData::Document));
+        self.elements.set(self.elements.get() + 1);
+        self.push(NodeData::Element(Element {
+            name,
+            attrs,
+            template_contents,
+        }))
+    }
+
+    fn create_comment(&self, text: StrTendril) -> NodeId {
+        self.push(NodeData::Comment(text))
+    }
+
+    fn create_pi(&self, _target: StrTendril, data: StrTendril) -> NodeId {
+        self.push(NodeData::Comment(data))
+    }
+
+    fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
+        let last = self.nodes.borrow()[parent.index()].last_child;
+        if let Some(child) = self.node_or_merge(child, last) {
+            self.with_nodes(|nodes| append(nodes, *parent, child));
+            self.inserted(child, self.depth_of(*parent) + 1);
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &NodeId,
+        prev_element: &NodeId,
+        child: NodeOrText<NodeId>,
+    ) {
+        if self.nodes.borrow()[element.index()].parent.is_some() {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _name: StrTendril, _public: StrTendril, _system: StrTendril) {
+        let id = self.push(NodeData::Doctype);
+        self.with_nodes(|nodes| append(nodes, NodeId::DOCUMENT, id));
+    }
+
+    fn get_template_contents(&self, target: &NodeId) -> NodeId {
+        match &self.nodes.borrow()[target.index()].data {
+            NodeData::Element(Element {
+                template_contents: Some(c),
+                ..
+            }) => *c,
+            // Only called for templates; fall back to the element itself (its contents then
+            // land under it, which is harmless: templates are never rendered).
+            _ => *target,
+        }
+    }
+
+    fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+
+    fn append_before_sibling(&self, sibling: &NodeId, child: NodeOrText<NodeId>) {
+        let prev = self.nodes.borrow()[sibling.index()].prev_sibling;
+        if let Some(child) = self.node_or_merge(child, prev) {
+            self.with_nodes(|nodes| insert_before(nodes, *sibling, child));
+            self.inserted(child, self.depth_of(*sibling));
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
+        self.with_nodes(|nodes| {
+            if let NodeData::Element(e) = &mut nodes[target.index()].data {
+                for attr in attrs {
+                    if !e.attrs.iter().any(|a| a.name == attr.name) {
+                        e.attrs.push(attr);
+                    }
+                }
+            }
+        });
+    }
+
+    fn remove_from_parent(&self, target: &NodeId) {
+        self.with_nodes(|nodes| detach(nodes, *target));
+    }
+
+    fn reparent_children(&self, node: &NodeId, new_parent: &NodeId) {
+        self.with_nodes(|nodes| {
+            let mut next = nodes[node.index()].first_child;
+            while let Some(child) = next {
+                next = nodes[child.index()].next_sibling;
+                append(nodes, *new_parent, child);
+            }
+        });
+    }
+}

@@ -1,0 +1,309 @@
+//! Stage 4: node tree → snapshot text, under hard budgets. Shared by the offline and live
+//! paths.
+//!
+//! The budgets are checked before each line is written, so the output never exceeds
+//! [`RenderOptions::max_chars_total`] (counted in `char`s, header included) and a budget hit
+//! ends the output cleanly: the last line says how many items were left out, the header says
+//! `truncated=true` and why. Rendering never changes ref numbers: they come from the tree.
+
+mod format;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::text::truncate_with_ellipsis;
+use crate::tree::{NodeTree, TreeNode};
+use crate::walk::DEFAULT_ATTRS;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// The indented `PLAIN_TEXT_TREE`, in the ARIA-snapshot style models know.
+    #[default]
+    Text,
+    /// The same lines as JSON objects (`depth`, `role`, `name`, `ref`…), for programs.
+    Json,
+}
+
+/// Budgets and switches for [`render`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Hard limit on `text.chars().count()`, header included.
+    pub max_chars_total: usize,
+    /// Most node lines written.
+    pub max_nodes: usize,
+    /// Deepest indentation level written (0 = top level).
+    pub max_depth: usize,
+    /// Longest label (name or text) per line, in characters.
+    pub max_text_per_node: usize,
+    /// Longest attribute value per line, in characters.
+    pub max_attr_value_len: usize,
+    /// Most children written under one parent; the rest fold into one `... (truncated, N more
+    /// items)` line, so one long list cannot crowd out the rest of the page.
+    pub max_siblings: usize,
+    /// Attributes shown, in this order.
+    pub include_attrs: Vec<String>,
+    /// Drop structural branches that hold no ref.
+    pub compact: bool,
+    pub format: Format,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            max_chars_total: 12_000,
+            max_nodes: 200,
+            max_depth: 12,
+            max_text_per_node: 200,
+            max_attr_value_len: 200,
+            max_siblings: 50,
+            include_attrs: DEFAULT_ATTRS.iter().map(|s| s.to_string()).collect(),
+            compact: true,
+            format: Format::Text,
+        }
+    }
+}
+
+/// Which budget cut the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TruncateReason {
+    MaxCharsTotal,
+    MaxNodes,
+    MaxDepth,
+    MaxSiblings,
+}
+
+impl TruncateReason {
+    /// The option name, as in the header and in `truncateReasons`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TruncateReason::MaxCharsTotal => "maxCharsTotal",
+            TruncateReason::MaxNodes => "maxNodes",
+            TruncateReason::MaxDepth => "maxDepth",
+            TruncateReason::MaxSiblings => "maxSiblings",
+        }
+    }
+}
+
+/// What the renderer wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderStats {
+    pub nodes_emitted: usize,
+    pub chars_emitted: usize,
+    pub truncated: bool,
+    pub truncate_reasons: Vec<TruncateReason>,
+}
+
+/// What the model may ask about a ref shown in the text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeRef {
+    #[serde(rename = "ref")]
+    pub ref_: String,
+    pub tag: String,
+    pub role: Option<String>,
+    pub name: Option<String>,
+    pub attrs: BTreeMap<String, String>,
+    pub text_snippet: Option<String>,
+}
+
+/// The refs shown in a snapshot, in document order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefMap(Vec<NodeRef>);
+
+impl RefMap {
+    /// The entry for `ref_` (`"e7"`).
+    pub fn get(&self, ref_: &str) -> Option<&NodeRef> {
+        self.0.iter().find(|r| r.ref_ == ref_)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &NodeRef> {
+        self.0.iter()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for RefMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for r in &self.0 {
+            map.serialize_entry(&r.ref_, r)?;
+        }
+        map.end()
+    }
+}
+
+/// A rendered snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SnapshotResult {
+    pub text: String,
+    pub refs: RefMap,
+    pub stats: RenderStats,
+}
+
+/// One node of the tree in pre-order, with what the budget loop needs to skip and fold.
+struct Flat<'a> {
+    node: &'a TreeNode,
+    /// Indentation level (children of the root are 0).
+    depth: usize,
+    parent: usize,
+    /// Index just past this node's subtree.
+    end: usize,
+    /// This node or a descendant has a ref.
+    has_ref: bool,
+}
+
+fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
+    let mut flat: Vec<Flat<'_>> = Vec::new();
+    // (node, tree depth, parent index); the root is entry 0 and is never written.
+    let mut stack: Vec<(&TreeNode, usize, usize)> = vec![(root, 0, 0)];
+    while let Some((node, depth, parent)) = stack.pop() {
+        let index = flat.len();
+        flat.push(Flat {
+            node,
+            depth: depth.saturating_sub(1),
+            parent,
+            end: 0,
+            has_ref: node.ref_.is_some(),
+        });
+        stack.extend(node.children.iter().rev().map(|c| (c, depth + 1, index)));
+    }
+    // Subtree ends and ref presence, children before parents.
+    let len = flat.len();
+    for i in (0..len).rev() {
+        if flat[i].end == 0 {
+            flat[i].end = i + 1;
+        }
+        if i > 0 {
+            let p = flat[i].parent;
+            let (end, has_ref) = (flat[i].end, flat[i].has_ref);
+            flat[p].end = flat[p].end.max(end);
+            flat[p].has_ref |= has_ref;
+        }
+    }
+    flat
+}
+
+/// Renders a node tree under the given budgets.
+///
+/// ```
+/// use agent_snapshot::{Document, RenderOptions, TreeOptions};
+///
+/// let doc = Document::parse(
+///     "<nav><a href='/'>Home</a></nav><button>Buy</button>",
+///     &TreeOptions::default(),
+/// );
+/// let snap = agent_snapshot::render(doc.tree(), &RenderOptions::default());
+/// assert!(snap.text.contains("- link \"Home\" [href=/] [ref=e1]"));
+/// assert!(snap.text.chars().count() <= 12_000);
+/// assert_eq!(snap.refs.get("e2").and_then(|r| r.name.as_deref()), Some("Buy"));
+/// ```
+pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
+    let flat = flatten(&tree.tree);
+    let mut out = format::Writer::new(tree, opts);
+    let mut refs = Vec::new();
+    let mut shown_children = vec![0usize; flat.len()];
+    let mut i = 1;
+    while i < flat.len() {
+        let e = &flat[i];
+        let visible = !opts.compact || e.has_ref;
+        if !visible {
+            i = e.end;
+            continue;
+        }
+        if e.depth > opts.max_depth {
+            out.reason(TruncateReason::MaxDepth);
+            i = e.end;
+            continue;
+        }
+        if shown_children[e.parent] >= opts.max_siblings {
+            let more = visible_siblings_from(&flat, i, opts.compact);
+            out.reason(TruncateReason::MaxSiblings);
+            if !out.fold(e.depth, more) {
+                break;
+            }
+            i = flat[e.parent].end;
+            continue;
+        }
+        if out.nodes() >= opts.max_nodes {
+            out.reason(TruncateReason::MaxNodes);
+            out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));
+            break;
+        }
+        let has_visible_child = e.depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
+        if !out.node(e.node, e.depth, has_visible_child) {
+            out.reason(TruncateReason::MaxCharsTotal);
+            out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));
+            break;
+        }
+        shown_children[e.parent] += 1;
+        if let Some(r) = &e.node.ref_ {
+            refs.push(node_ref(r, e.node, opts));
+        }
+        i += 1;
+    }
+    let (text, stats) = out.finish();
+    SnapshotResult {
+        text,
+        refs: RefMap(refs),
+        stats,
+    }
+}
+
+/// Whether any child of `flat[i]` would be shown.
+fn has_visible_child(flat: &[Flat<'_>], i: usize, compact: bool) -> bool {
+    let mut j = i + 1;
+    while j < flat[i].end {
+        if !compact || flat[j].has_ref {
+            return true;
+        }
+        j = flat[j].end;
+    }
+    false
+}
+
+/// How many siblings from `i` on (inclusive) would have been shown.
+fn visible_siblings_from(flat: &[Flat<'_>], mut i: usize, compact: bool) -> usize {
+    let parent_end = flat[flat[i].parent].end;
+    let mut n = 0;
+    while i < parent_end {
+        if !compact || flat[i].has_ref {
+            n += 1;
+        }
+        i = flat[i].end;
+    }
+    n
+}
+
+fn node_ref(r: &str, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
+    let cut = |s: &String| truncate_with_ellipsis(s, opts.max_text_per_node).into_owned();
+    NodeRef {
+        ref_: r.to_string(),
+        tag: node.tag.clone(),
+        role: node.role.clone(),
+        name: node.name.as_ref().map(cut),
+        attrs: node
+            .attrs
+            .iter()
+            .filter(|(k, _)| opts.include_attrs.iter().any(|a| a == *k))
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    truncate_with_ellipsis(v, opts.max_attr_value_len).into_owned(),
+                )
+            })
+            .collect(),
+        text_snippet: node.text.as_ref().map(cut),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,165 @@
+//! Text the way a browser renders it: whitespace collapsing and char-safe cutting.
+//!
+//! CSS `white-space: normal` collapses every run of ASCII whitespace (tab, LF, FF, CR, space;
+//! <https://infra.spec.whatwg.org/#ascii-whitespace>) to one space and drops it at the start
+//! and end of a block. U+00A0 and other Unicode spaces are *not* collapsible and are kept.
+//! Node boundaries are transparent: `foo<b>bar</b>` renders `foobar` and `foo <!-- x -->bar`
+//! renders `foo bar`, so [`TextBuf`] keeps a pending space across pushes instead of adding
+//! one per node. Block boundaries ([`TextBuf::boundary`]) count as whitespace.
+
+/// Whether `c` is ASCII whitespace as HTML defines it.
+pub fn is_html_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r')
+}
+
+/// Collapses ASCII whitespace runs to single spaces and trims the ends.
+pub fn normalize(s: &str) -> String {
+    let mut buf = TextBuf::new(usize::MAX);
+    buf.push_str(s);
+    buf.finish().0
+}
+
+/// An accumulator of rendered text with an optional character limit.
+#[derive(Debug, Clone)]
+pub struct TextBuf {
+    out: String,
+    chars: usize,
+    limit: usize,
+    pending_space: bool,
+    truncated: bool,
+}
+
+impl TextBuf {
+    /// A buffer that keeps at most `limit` characters.
+    pub fn new(limit: usize) -> TextBuf {
+        TextBuf {
+            out: String::new(),
+            chars: 0,
+            limit,
+            pending_space: false,
+            truncated: false,
+        }
+    }
+
+    /// Appends raw text, collapsing whitespace.
+    pub fn push_str(&mut self, s: &str) {
+        if self.truncated {
+            return;
+        }
+        for c in s.chars() {
+            if is_html_space(c) {
+                self.pending_space = true;
+                continue;
+            }
+            if self.pending_space && !self.out.is_empty() {
+                if !self.push_char(' ') {
+                    return;
+                }
+            }
+            self.pending_space = false;
+            if !self.push_char(c) {
+                return;
+            }
+        }
+    }
+
+    /// A block or line boundary: words on either side must not run together.
+    pub fn boundary(&mut self) {
+        self.pending_space = true;
+    }
+
+    /// Whether the limit has been reached (further pushes are ignored).
+    pub fn is_full(&self) -> bool {
+        self.truncated
+    }
+
+    /// Whether nothing visible has been pushed.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// The text so far.
+    pub fn as_str(&self) -> &str {
+        &self.out
+    }
+
+    /// The collected text (trimmed) and whether the limit cut it.
+    pub fn finish(self) -> (String, bool) {
+        (self.out, self.truncated)
+    }
+
+    fn push_char(&mut self, c: char) -> bool {
+        if self.chars >= self.limit {
+            self.truncated = true;
+            return false;
+        }
+        self.out.push(c);
+        self.chars += 1;
+        true
+    }
+}
+
+/// The ellipsis appended to text cut by a limit.
+pub const ELLIPSIS: char = '…';
+
+/// Cuts `s` to at most `max` characters, ending in [`ELLIPSIS`] when it was cut.
+/// Never splits a UTF-8 character.
+pub fn truncate_chars(s: &str, max: usize) -> (&str, bool) {
+    match s.char_indices().nth(max) {
+        None => (s, false),
+        Some(_) if max == 0 => ("", true),
+        Some(_) => {
+            // Keep max-1 chars so the ellipsis fits inside the limit.
+            let end = s.char_indices().nth(max - 1).map_or(s.len(), |(i, _)| i);
+            (&s[..end], true)
+        }
+    }
+}
+
+/// [`truncate_chars`], then the ellipsis appended when the text was cut.
+pub fn truncate_with_ellipsis(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match truncate_chars(s, max) {
+        (kept, false) => std::borrow::Cow::Borrowed(kept),
+        (kept, true) if max == 0 => std::borrow::Cow::Borrowed(kept),
+        (kept, true) => std::borrow::Cow::Owned(format!("{kept}{ELLIPSIS}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collapses_ascii_whitespace_only() {
+        assert_eq!(normalize("  a \n\t b  "), "a b");
+        assert_eq!(normalize("a\u{A0}\u{A0}b"), "a\u{A0}\u{A0}b");
+    }
+
+    #[test]
+    fn node_boundaries_neither_glue_nor_split() {
+        let mut b = TextBuf::new(100);
+        b.push_str("foo");
+        b.push_str("bar ");
+        b.push_str(" baz");
+        b.boundary();
+        b.push_str("qux");
+        assert_eq!(b.finish().0, "foobar baz qux");
+    }
+
+    #[test]
+    fn limit_counts_chars_not_bytes() {
+        let mut b = TextBuf::new(3);
+        b.push_str("金价今日");
+        assert!(b.is_full());
+        assert_eq!(b.finish(), ("金价今".to_string(), true));
+    }
+
+    #[test]
+    fn truncation_keeps_char_boundaries() {
+        assert_eq!(truncate_with_ellipsis("héllo", 10), "héllo");
+        assert_eq!(truncate_with_ellipsis("héllo", 3), "hé…");
+        assert_eq!(truncate_with_ellipsis("金价今日", 2), "金…");
+        assert_eq!(truncate_with_ellipsis("abc", 0), "");
+        assert_eq!(truncate_with_ellipsis("abc", 3), "abc");
+    }
+}

@@ -1,0 +1,242 @@
+//! The node tree: the versioned JSON contract between the offline walk and the in-browser
+//! script, and the only input of the renderer.
+//!
+//! The schema is documented in `docs/node-tree.md` (with a JSON Schema beside it). Both
+//! producers emit only what a person can see, in document order, with generic wrappers
+//! (`div`, `span`…) folded into their nearest emitted ancestor.
+//!
+//! Reading JSON from outside ([`NodeTree::from_json`]) is bounded: the size is capped and the
+//! nesting depth is checked by a linear byte scan *before* serde recurses into it, so hostile
+//! input gets an error, never a stack overflow.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The schema version this crate writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The deepest tree a producer may emit, and the renderer accepts. The offline walk hoists
+/// anything deeper to this depth; a page nested deeper than this is not readable by a person
+/// either.
+pub const MAX_TREE_DEPTH: usize = 256;
+
+/// The largest node-tree JSON accepted, in bytes (the script's output is ~100 KB typically).
+pub const MAX_JSON_BYTES: usize = 64 * 1024 * 1024;
+
+/// A whole snapshot document: `{version, url, title, tree, stats}`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeTree {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub tree: TreeNode,
+    #[serde(default)]
+    pub stats: TreeStats,
+}
+
+/// One node: an element a person can see and that means something (a role, a ref, or the
+/// root).
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeNode {
+    /// Lower-case tag name.
+    pub tag: String,
+    /// The computed ARIA role, or `clickable` / `focusable` for cursor-interactive elements
+    /// without one; absent for generic elements.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// `e1`, `e2`… in document order, for nodes an agent can act on or ask about.
+    #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
+    pub ref_: Option<String>,
+    /// The accessible name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Visible text owned by this node and not by an emitted descendant, whitespace
+    /// normalised and cut at `maxTextPerNode`; absent when empty or equal to `name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Heading level (1–6, or `aria-level`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    /// Selected attributes, values cut at `maxAttrValueLen`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attrs: BTreeMap<String, String>,
+    /// Boolean states that are on: `checked`, `mixed`, `selected`, `expanded`, `pressed`,
+    /// `disabled`, `required`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<String>,
+    /// Whether the ref comes from `onclick` / `tabindex` / `contenteditable` (or
+    /// `cursor:pointer` in the browser) rather than from the role.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cursor_interactive: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<TreeNode>,
+}
+
+/// Counters from the producer.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeStats {
+    /// Elements in the page.
+    pub dom_nodes: u64,
+    /// Elements the walk looked at (hidden subtrees are not entered).
+    pub visited_nodes: u64,
+    /// Nodes in `tree`.
+    pub emitted_nodes: u64,
+    /// Hidden subtrees skipped, each counted once at its root.
+    pub skipped_hidden: u64,
+    /// Time the in-browser script took (absent offline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js_time_ms: Option<f64>,
+}
+
+/// Why node-tree JSON was rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeJsonError {
+    #[error("node-tree JSON is {size} bytes, over the {max}-byte limit: snapshot a smaller scope")]
+    TooLarge { size: usize, max: usize },
+    #[error(
+        "node-tree JSON nests deeper than {max} levels: producers must hoist nodes deeper than \
+         {MAX_TREE_DEPTH} tree levels"
+    )]
+    TooDeep { max: usize },
+    #[error("node-tree JSON is malformed: {0}")]
+    Malformed(#[from] serde_json::Error),
+    #[error(
+        "node-tree JSON has schema version {found}, but this build reads version \
+         {SCHEMA_VERSION}: upgrade agent-snapshot or the script that produced it"
+    )]
+    Version { found: u32 },
+}
+
+impl NodeTree {
+    /// Reads node-tree JSON as the script returns it. Bounded in size and depth.
+    pub fn from_json(json: &str) -> Result<NodeTree, TreeJsonError> {
+        if json.len() > MAX_JSON_BYTES {
+            return Err(TreeJsonError::TooLarge {
+                size: json.len(),
+                max: MAX_JSON_BYTES,
+            });
+        }
+        // Each tree level is an object plus a `children` array; a little slack for the
+        // envelope and `attrs`.
+        let max = 2 * MAX_TREE_DEPTH + 8;
+        if json_depth_exceeds(json.as_bytes(), max) {
+            return Err(TreeJsonError::TooDeep { max });
+        }
+        let mut de = serde_json::Deserializer::from_str(json);
+        // Depth was checked above, so serde's own limit (128) would only reject valid trees.
+        de.disable_recursion_limit();
+        let tree = NodeTree::deserialize(&mut de)?;
+        de.end()?;
+        if tree.version != SCHEMA_VERSION {
+            return Err(TreeJsonError::Version {
+                found: tree.version,
+            });
+        }
+        Ok(tree)
+    }
+
+    /// Serialises to compact JSON.
+    pub fn to_json(&self) -> String {
+        // Serialising plain structs with string keys cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Whether `[`/`{` nesting outside strings goes deeper than `max`. Linear, no allocation.
+fn json_depth_exceeds(bytes: &[u8], max: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_with_camel_case_keys() {
+        let tree = NodeTree {
+            version: SCHEMA_VERSION,
+            url: Some("https://example.com/".into()),
+            title: None,
+            tree: TreeNode {
+                tag: "body".into(),
+                children: vec![TreeNode {
+                    tag: "a".into(),
+                    role: Some("link".into()),
+                    ref_: Some("e1".into()),
+                    name: Some("Home".into()),
+                    cursor_interactive: true,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+            stats: TreeStats::default(),
+        };
+        let json = tree.to_json();
+        assert!(json.contains("\"ref\":\"e1\""));
+        assert!(json.contains("\"cursorInteractive\":true"));
+        assert!(json.contains("\"domNodes\":0"));
+        assert_eq!(NodeTree::from_json(&json).expect("parse"), tree);
+    }
+
+    #[test]
+    fn rejects_deep_malformed_and_future_json() {
+        let deep = format!(
+            "{{\"version\":1,\"tree\":{}{}}}",
+            "{\"tag\":\"div\",\"children\":[".repeat(100_000),
+            "]}".repeat(100_000)
+        );
+        assert!(matches!(NodeTree::from_json(&deep), Err(TreeJsonError::TooDeep { .. })));
+        assert!(matches!(NodeTree::from_json("{\"version\":1"), Err(TreeJsonError::Malformed(_))));
+        assert!(matches!(
+            NodeTree::from_json("{\"version\":9,\"tree\":{\"tag\":\"body\"}}"),
+            Err(TreeJsonError::Version { found: 9 })
+        ));
+        // Brackets inside strings do not count.
+        let s = format!("{{\"version\":1,\"tree\":{{\"tag\":\"{}\"}}}}", "[".repeat(5000));
+        assert!(NodeTree::from_json(&s).is_ok());
+    }
+
+    #[test]
+    fn accepts_a_tree_at_the_depth_limit() {
+        let json = format!(
+            "{{\"version\":1,\"tree\":{}{}}}",
+            "{\"tag\":\"ul\",\"children\":[".repeat(MAX_TREE_DEPTH),
+            "]}".repeat(MAX_TREE_DEPTH)
+        );
+        // The innermost object is missing its tag; fix by appending one leaf.
+        let json = json.replacen("[]", "[{\"tag\":\"li\"}]", 1);
+        assert!(NodeTree::from_json(&json).is_ok());
+    }
+}

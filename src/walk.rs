@@ -1,0 +1,623 @@
+//! Stage 3: arena → node tree, in one depth-first pass with an explicit stack.
+//!
+//! For each element the walk asks [`crate::aria`] whether it is hidden, what its role is and,
+//! for nodes it emits, what its name is. Generic wrappers are not emitted: their text and
+//! children go to the nearest emitted ancestor, which keeps the tree close to what a person
+//! perceives (and small). Refs are numbered once the pass is done, in document order, from
+//! rules that depend only on the page and the [`TreeOptions`]: never on a render budget.
+
+use html5ever::local_name;
+
+use crate::aria::hidden::{closed_details_summary, subtree_hidden, visibility_hidden};
+use crate::aria::name::{is_block, Index, Names};
+use crate::aria::roles::{self, category, Category};
+use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::text::{normalize, truncate_with_ellipsis, TextBuf};
+use crate::tree::{NodeTree, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION};
+
+/// Attributes the tree carries by default (and the renderer shows by default).
+pub const DEFAULT_ATTRS: &[&str] = &[
+    "href",
+    "name",
+    "type",
+    "value",
+    "placeholder",
+    "aria-label",
+    "role",
+    "src",
+    "action",
+    "method",
+];
+
+/// How a page becomes a node tree. Changing any of these may renumber refs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// `true`: content nodes (headings, list items, cells…) get refs only when they have a
+    /// name or text. `false`: they always do.
+    pub interactive_only: bool,
+    /// Give refs to elements made interactive by `onclick`, `tabindex >= 0` or
+    /// `contenteditable`, as `clickable` / `focusable`.
+    pub cursor_interactive: bool,
+    /// Longest `name` / `text` kept per node, in characters.
+    pub max_text_per_node: usize,
+    /// Longest attribute value kept, in characters.
+    pub max_attr_value_len: usize,
+    /// Attributes copied into the tree.
+    pub attrs: Vec<String>,
+    /// The page's URL, when the caller knows it better than the page does.
+    pub url: Option<String>,
+    /// Decode bytes with this encoding label instead of sniffing.
+    pub encoding: Option<String>,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            interactive_only: true,
+            cursor_interactive: true,
+            max_text_per_node: 200,
+            max_attr_value_len: 1000,
+            attrs: DEFAULT_ATTRS.iter().map(|s| s.to_string()).collect(),
+            url: None,
+            encoding: None,
+        }
+    }
+}
+
+/// The walk's output: the tree and, for each ref `e{i+1}`, the arena node it names.
+pub struct Walked {
+    pub tree: NodeTree,
+    pub refs: Vec<NodeId>,
+}
+
+/// A node while the walk is building it.
+struct Building {
+    dom: NodeId,
+    parent: Option<usize>,
+    depth: usize,
+    node: TreeNode,
+    text: TextBuf,
+    /// Descendants are folded into this node's text (children-presentational roles).
+    presentational_children: bool,
+    /// Gets a ref whatever its text (interactive role, cursor-interactive, or `--all`).
+    ref_always: bool,
+    /// Gets a ref if it ends up with a name or text (content roles).
+    ref_if_labelled: bool,
+}
+
+enum Work {
+    Enter {
+        id: NodeId,
+        parent: usize,
+        vis_hidden: bool,
+    },
+    /// Leaving an element: close its emitted node, and separate block text.
+    Exit { emitted: Option<usize>, parent: usize, block: bool },
+}
+
+/// Walks `dom` into a node tree.
+pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
+    let names = Names::new(dom, index, opts.max_text_per_node);
+    let root = dom
+        .body()
+        .or_else(|| dom.document_element())
+        .unwrap_or(NodeId::DOCUMENT);
+    let root_tag = dom
+        .element(root)
+        .map_or_else(|| "#document".to_string(), |e| e.local().to_string());
+
+    let mut nodes: Vec<Building> = vec![Building {
+        dom: root,
+        parent: None,
+        depth: 0,
+        node: TreeNode {
+            tag: root_tag,
+            ..Default::default()
+        },
+        text: TextBuf::new(opts.max_text_per_node),
+        presentational_children: false,
+        ref_always: false,
+        ref_if_labelled: false,
+    }];
+    let mut stats = TreeStats {
+        dom_nodes: dom.element_count() as u64,
+        ..Default::default()
+    };
+    let root_vis = dom
+        .element(root)
+        .is_some_and(|el| visibility_hidden(el, false));
+    let mut stack: Vec<Work> = Vec::new();
+    push_children(dom, root, 0, root_vis, &mut stack);
+
+    while let Some(work) = stack.pop() {
+        match work {
+            Work::Exit {
+                emitted,
+                parent,
+                block,
+            } => {
+                if block {
+                    nodes[parent].text.boundary();
+                }
+                if let Some(i) = emitted {
+                    if block {
+                        nodes[i].text.boundary();
+                    }
+                }
+            }
+            Work::Enter {
+                id,
+                parent,
+                vis_hidden,
+            } => match &dom.node(id).data {
+                NodeData::Text(t) => {
+                    if !vis_hidden {
+                        nodes[parent].text.push_str(t);
+                    }
+                }
+                NodeData::Element(el) => {
+                    stats.visited_nodes += 1;
+                    if el.is_html(&local_name!("br")) {
+                        nodes[parent].text.boundary();
+                        continue;
+                    }
+                    if subtree_hidden(el).is_some() {
+                        stats.skipped_hidden += 1;
+                        continue;
+                    }
+                    let vis = visibility_hidden(el, vis_hidden);
+                    let block = is_block(el);
+                    if block {
+                        nodes[parent].text.boundary();
+                    }
+                    let emitted = if vis {
+                        None
+                    } else {
+                        emit(dom, &names, opts, id, el, parent, &mut nodes)
+                    };
+                    let child_parent = emitted.unwrap_or(parent);
+                    stack.push(Work::Exit {
+                        emitted,
+                        parent,
+                        block,
+                    });
+                    push_children(dom, id, child_parent, vis, &mut stack);
+                }
+                _ => {}
+            },
+        }
+    }
+
+    let refs = assign_refs(&mut nodes, opts);
+    stats.emitted_nodes = nodes.len() as u64;
+    let tree = assemble(nodes);
+    Walked {
+        tree: NodeTree {
+            version: SCHEMA_VERSION,
+            url: opts.url.clone().or_else(|| document_url(dom)),
+            title: document_title(dom),
+            tree,
+            stats,
+        },
+        refs,
+    }
+}
+
+fn push_children(dom: &Dom, id: NodeId, parent: usize, vis_hidden: bool, stack: &mut Vec<Work>) {
+    let start = stack.len();
+    let only = dom
+        .element(id)
+        .and_then(|el| closed_details_summary(dom, id, el));
+    match only {
+        Some(Some(summary)) => stack.push(Work::Enter {
+            id: summary,
+            parent,
+            vis_hidden,
+        }),
+        Some(None) => {}
+        None => stack.extend(dom.children(id).map(|c| Work::Enter {
+            id: c,
+            parent,
+            vis_hidden,
+        })),
+    }
+    stack[start..].reverse();
+}
+
+/// Decides whether `el` becomes a tree node and creates it. Returns its index.
+fn emit(
+    dom: &Dom,
+    names: &Names,
+    opts: &TreeOptions,
+    id: NodeId,
+    el: &Element,
+    parent: usize,
+    nodes: &mut Vec<Building>,
+) -> Option<usize> {
+    let mut role = roles::role(dom, id);
+    if matches!(role, Some("none" | "presentation")) {
+        role = None;
+    }
+    let cat = role.map(category);
+    let cursor = opts.cursor_interactive
+        && cat != Some(Category::Interactive)
+        && cursor_interactive(el);
+    let inside_presentational = nodes[parent].presentational_children;
+    // Inside a button, an image or a checkbox the children are presentational: only what an
+    // agent could still operate on its own is emitted.
+    if inside_presentational && cat != Some(Category::Interactive) && !cursor {
+        return None;
+    }
+    if role.is_none() && !cursor {
+        return None;
+    }
+    let shown_role = match role {
+        Some(r) => r,
+        None if el.has_attr(&local_name!("onclick")) => "clickable",
+        None => "focusable",
+    };
+    let name = names.name(id, Some(shown_role).filter(|_| role.is_some()));
+    let mut node = TreeNode {
+        tag: el.local().to_string(),
+        role: Some(shown_role.to_string()),
+        name: (!name.is_empty()).then_some(name),
+        level: level(el, role),
+        attrs: attrs(dom, id, el, opts),
+        states: states(el, role),
+        cursor_interactive: cursor,
+        ..Default::default()
+    };
+    if node.role.as_deref() == Some("clickable") || node.role.as_deref() == Some("focusable") {
+        node.cursor_interactive = true;
+    }
+    let (ref_always, ref_if_labelled) = match cat {
+        _ if cursor => (true, false),
+        Some(Category::Interactive) => (true, false),
+        Some(Category::Content) => (!opts.interactive_only, true),
+        _ => (false, false),
+    };
+    // Keep the tree within MAX_TREE_DEPTH: deeper nodes become siblings of the deepest level.
+    let mut parent = parent;
+    while nodes[parent].depth + 1 > MAX_TREE_DEPTH {
+        match nodes[parent].parent {
+            Some(p) => parent = p,
+            None => break,
+        }
+    }
+    let index = nodes.len();
+    nodes.push(Building {
+        dom: id,
+        parent: Some(parent),
+        depth: nodes[parent].depth + 1,
+        node,
+        text: TextBuf::new(opts.max_text_per_node),
+        presentational_children: inside_presentational || children_presentational(shown_role),
+        ref_always,
+        ref_if_labelled,
+    });
+    Some(index)
+}
+
+/// `onclick`, `tabindex >= 0` or `contenteditable`: operable without an interactive role.
+fn cursor_interactive(el: &Element) -> bool {
+    el.has_attr(&local_name!("onclick"))
+        || el
+            .attr(&local_name!("tabindex"))
+            .and_then(|t| t.trim().parse::<i64>().ok())
+            .is_some_and(|t| t >= 0)
+        || el
+            .attr(&local_name!("contenteditable"))
+            .is_some_and(|v| !v.eq_ignore_ascii_case("false"))
+}
+
+/// Roles whose children are presentational (ARIA 1.2 "Children Presentational: True").
+fn children_presentational(role: &str) -> bool {
+    matches!(
+        role,
+        "button"
+            | "checkbox"
+            | "img"
+            | "meter"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "option"
+            | "progressbar"
+            | "radio"
+            | "scrollbar"
+            | "separator"
+            | "slider"
+            | "switch"
+            | "tab"
+    )
+}
+
+fn level(el: &Element, role: Option<&str>) -> Option<u32> {
+    if role != Some("heading") {
+        return None;
+    }
+    if let Some(l) = el
+        .attr(&local_name!("aria-level"))
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|l| *l >= 1)
+    {
+        return Some(l);
+    }
+    Some(match *el.local() {
+        local_name!("h1") => 1,
+        local_name!("h2") => 2,
+        local_name!("h3") => 3,
+        local_name!("h4") => 4,
+        local_name!("h5") => 5,
+        local_name!("h6") => 6,
+        // role=heading without aria-level: ARIA's default is 2.
+        _ => 2,
+    })
+}
+
+fn attrs(
+    dom: &Dom,
+    id: NodeId,
+    el: &Element,
+    opts: &TreeOptions,
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for name in &opts.attrs {
+        let value = match el.attr(&html5ever::LocalName::from(name.as_str())) {
+            Some(v) => Some(v.to_string()),
+            // A textarea's value is its text.
+            None if name == "value" && el.is_html(&local_name!("textarea")) => {
+                let mut buf = TextBuf::new(opts.max_attr_value_len);
+                for d in dom.descendants(id) {
+                    if let NodeData::Text(t) = &dom.node(d).data {
+                        buf.push_str(t);
+                    }
+                }
+                Some(buf.finish().0).filter(|v| !v.is_empty())
+            }
+            None => None,
+        };
+        if let Some(v) = value {
+            let v = v.trim();
+            out.insert(
+                name.clone(),
+                truncate_with_ellipsis(v, opts.max_attr_value_len).into_owned(),
+            );
+        }
+    }
+    out
+}
+
+fn states(el: &Element, role: Option<&str>) -> Vec<String> {
+    let aria_true = |name: &html5ever::LocalName| {
+        el.attr(name)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    };
+    let mut out = Vec::new();
+    let checkable = matches!(
+        role,
+        Some("checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio")
+    );
+    if checkable {
+        let aria_checked = el.attr(&local_name!("aria-checked")).map(|v| v.trim().to_ascii_lowercase());
+        if aria_checked.as_deref() == Some("mixed") {
+            out.push("mixed");
+        } else if aria_checked.as_deref() == Some("true")
+            || (el.is_html(&local_name!("input")) && el.has_attr(&local_name!("checked")))
+        {
+            out.push("checked");
+        }
+    }
+    if aria_true(&local_name!("aria-selected"))
+        || (el.is_html(&local_name!("option")) && el.has_attr(&local_name!("selected")))
+    {
+        out.push("selected");
+    }
+    if aria_true(&local_name!("aria-expanded")) {
+        out.push("expanded");
+    }
+    if aria_true(&local_name!("aria-pressed")) {
+        out.push("pressed");
+    }
+    if aria_true(&local_name!("aria-disabled")) || roles::is_disabled_control(el) {
+        out.push("disabled");
+    }
+    if aria_true(&local_name!("aria-required")) || el.has_attr(&local_name!("required")) {
+        out.push("required");
+    }
+    out.into_iter().map(String::from).collect()
+}
+
+/// Finalises texts and numbers refs in document order (node creation order is pre-order).
+fn assign_refs(nodes: &mut [Building], _opts: &TreeOptions) -> Vec<NodeId> {
+    let mut refs = Vec::new();
+    for b in nodes.iter_mut() {
+        let text = std::mem::replace(&mut b.text, TextBuf::new(0)).finish().0;
+        if !text.is_empty() && b.node.name.as_deref() != Some(text.as_str()) {
+            b.node.text = Some(text);
+        }
+        let labelled = b.node.name.is_some() || b.node.text.is_some();
+        if b.parent.is_some() && (b.ref_always || (b.ref_if_labelled && labelled)) {
+            refs.push(b.dom);
+            b.node.ref_ = Some(format!("e{}", refs.len()));
+        }
+    }
+    refs
+}
+
+/// Turns the flat list into the nested tree, children before parents, without recursion.
+fn assemble(nodes: Vec<Building>) -> TreeNode {
+    let mut children: Vec<Vec<TreeNode>> = (0..nodes.len()).map(|_| Vec::new()).collect();
+    let mut root = TreeNode::default();
+    for (i, mut b) in nodes.into_iter().enumerate().rev() {
+        let mut kids = std::mem::take(&mut children[i]);
+        kids.reverse();
+        b.node.children = kids;
+        match b.parent {
+            Some(p) => children[p].push(b.node),
+            None => root = b.node,
+        }
+    }
+    root
+}
+
+/// The page title: the first `<title>` in the document, normalised.
+fn document_title(dom: &Dom) -> Option<String> {
+    let (id, _) = dom
+        .elements()
+        .find(|(_, e)| e.is_html(&local_name!("title")))?;
+    let mut buf = TextBuf::new(1000);
+    for c in dom.children(id) {
+        if let NodeData::Text(t) = &dom.node(c).data {
+            buf.push_str(t);
+        }
+    }
+    let (title, _) = buf.finish();
+    (!title.is_empty()).then_some(title)
+}
+
+/// The page's own idea of its URL: `<base href>`, `<link rel=canonical>`, then `og:url`.
+fn document_url(dom: &Dom) -> Option<String> {
+    let mut canonical = None;
+    let mut og = None;
+    for (_, el) in dom.elements() {
+        match *el.local() {
+            local_name!("base") => {
+                if let Some(h) = el.attr(&local_name!("href")).map(normalize).filter(|h| is_absolute(h)) {
+                    return Some(h);
+                }
+            }
+            local_name!("link") if canonical.is_none() => {
+                let rel = el.attr(&local_name!("rel")).unwrap_or("");
+                if rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("canonical")) {
+                    canonical = el.attr(&local_name!("href")).map(normalize).filter(|h| is_absolute(h));
+                }
+            }
+            local_name!("meta") if og.is_none() => {
+                if el.attr(&local_name!("property")).is_some_and(|p| p.eq_ignore_ascii_case("og:url")) {
+                    og = el.attr(&local_name!("content")).map(normalize).filter(|h| is_absolute(h));
+                }
+            }
+            _ => {}
+        }
+    }
+    canonical.or(og)
+}
+
+fn is_absolute(url: &str) -> bool {
+    url.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk_html(html: &str, opts: &TreeOptions) -> Walked {
+        let dom = Dom::parse(html);
+        let index = Index::build(&dom);
+        walk(&dom, &index, opts)
+    }
+
+    fn flat(tree: &TreeNode) -> Vec<&TreeNode> {
+        let mut out = Vec::new();
+        let mut stack = vec![tree];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(n.children.iter().rev());
+        }
+        out
+    }
+
+    #[test]
+    fn refs_in_document_order_with_attrs() {
+        let w = walk_html(
+            "<nav><a href=/>Home</a></nav><main><h1>Gold</h1><input type=search placeholder='Search...'><button>Go</button></main>",
+            &TreeOptions::default(),
+        );
+        let with_refs: Vec<_> = flat(&w.tree.tree)
+            .into_iter()
+            .filter_map(|n| Some((n.ref_.clone()?, n.role.clone()?)))
+            .collect();
+        assert_eq!(
+            with_refs,
+            [
+                ("e1".to_string(), "link".to_string()),
+                ("e2".into(), "heading".into()),
+                ("e3".into(), "searchbox".into()),
+                ("e4".into(), "button".into())
+            ]
+        );
+        assert_eq!(w.refs.len(), 4);
+        let search = flat(&w.tree.tree).into_iter().find(|n| n.ref_.as_deref() == Some("e3")).expect("e3");
+        assert_eq!(search.attrs.get("placeholder").map(String::as_str), Some("Search..."));
+        assert_eq!(search.attrs.get("type").map(String::as_str), Some("search"));
+    }
+
+    #[test]
+    fn hidden_content_is_skipped_and_counted() {
+        let w = walk_html(
+            "<p>Visible</p><div hidden>SECRET1</div><div aria-hidden=true>SECRET2</div><div style='display:none'>SECRET3</div><script>SECRET4</script><details><summary>Sum</summary>SECRET5</details><input type=hidden value=SECRET6>",
+            &TreeOptions::default(),
+        );
+        let json = w.tree.to_json();
+        for n in 1..=6 {
+            assert!(!json.contains(&format!("SECRET{n}")), "SECRET{n} leaked: {json}");
+        }
+        assert!(json.contains("Visible"));
+        assert!(json.contains("Sum"));
+        // Five hidden elements; the closed details' text is not an element.
+        assert_eq!(w.tree.stats.skipped_hidden, 5);
+    }
+
+    #[test]
+    fn cursor_interactive_elements_get_refs() {
+        let w = walk_html("<div onclick='x()'>Open</div><span tabindex=0>Focus me</span><div tabindex=-1>no</div>", &TreeOptions::default());
+        let roles: Vec<_> = flat(&w.tree.tree).into_iter().filter(|n| n.ref_.is_some()).map(|n| n.role.clone().unwrap_or_default()).collect();
+        assert_eq!(roles, ["clickable", "focusable"]);
+        let off = TreeOptions { cursor_interactive: false, ..Default::default() };
+        assert!(walk_html("<div onclick='x()'>Open</div>", &off).refs.is_empty());
+    }
+
+    #[test]
+    fn content_refs_depend_on_interactive_only() {
+        let html = "<ul><li>Gold</li><li></li></ul><h2></h2>";
+        assert_eq!(walk_html(html, &TreeOptions::default()).refs.len(), 1);
+        let all = TreeOptions { interactive_only: false, ..Default::default() };
+        assert_eq!(walk_html(html, &all).refs.len(), 3);
+    }
+
+    #[test]
+    fn text_is_owned_by_nearest_emitted_ancestor() {
+        let w = walk_html("<ul><li><div>Gold <span>¥580.00/g</span></div><a href=x>buy</a></li></ul>", &TreeOptions::default());
+        let li = flat(&w.tree.tree).into_iter().find(|n| n.tag == "li").expect("li");
+        assert_eq!(li.text.as_deref(), Some("Gold ¥580.00/g"));
+        assert_eq!(li.children[0].name.as_deref(), Some("buy"));
+    }
+
+    #[test]
+    fn url_and_title_from_the_page() {
+        let w = walk_html("<head><title> Gold  price </title><link rel=canonical href='https://ex.com/p'></head>", &TreeOptions::default());
+        assert_eq!(w.tree.title.as_deref(), Some("Gold price"));
+        assert_eq!(w.tree.url.as_deref(), Some("https://ex.com/p"));
+        let opts = TreeOptions { url: Some("https://given/".into()), ..Default::default() };
+        let w = walk_html("<base href='https://base/'>", &opts);
+        assert_eq!(w.tree.url.as_deref(), Some("https://given/"));
+    }
+
+    #[test]
+    fn deep_trees_are_capped() {
+        // 400 levels: under the parser's cap (512), over the tree's (256).
+        let html = "<ul><li>".repeat(200);
+        let w = walk_html(&html, &TreeOptions::default());
+        let mut depth = 0;
+        let mut stack = vec![(&w.tree.tree, 0usize)];
+        while let Some((n, d)) = stack.pop() {
+            depth = depth.max(d);
+            stack.extend(n.children.iter().map(|c| (c, d + 1)));
+        }
+        assert!(depth <= MAX_TREE_DEPTH, "depth {depth}");
+        assert_eq!(w.tree.stats.emitted_nodes, 401);
+    }
+}
