@@ -37,7 +37,13 @@ pub struct Document {
 impl Document {
     /// Parses decoded text. Never fails: every string is some HTML document.
     pub fn parse(html: &str, opts: &TreeOptions) -> Document {
-        Document::build(html, opts, encoding_rs::UTF_8, EncodingSource::Forced, false)
+        Document::build(
+            html,
+            opts,
+            encoding_rs::UTF_8,
+            EncodingSource::Forced,
+            false,
+        )
     }
 
     /// Parses bytes, sniffing the encoding (BOM, valid UTF-8, `<meta>`, then windows-1252).
@@ -140,7 +146,16 @@ mod tests {
         let d = Document::parse("<a href=x>1</a><a href=y>2</a>", &TreeOptions::default());
         assert!(d.resolve("e1").is_some());
         assert_eq!(d.resolve("@e2"), d.resolve("ref=e2"));
-        for bad in ["e0", "e3", "e01", "x1", "", "e", "e-1", "e99999999999999999999999"] {
+        for bad in [
+            "e0",
+            "e3",
+            "e01",
+            "x1",
+            "",
+            "e",
+            "e-1",
+            "e99999999999999999999999",
+        ] {
             assert!(d.resolve(bad).is_none(), "{bad}");
         }
     }

@@ -58,6 +58,8 @@ pub mod walk;
 pub use document::Document;
 pub use error::Error;
 pub use query::{query, QueryError, QueryKind, QueryResult};
-pub use render::{render, Format, NodeRef, RefMap, RenderOptions, RenderStats, SnapshotResult, TruncateReason};
+pub use render::{
+    render, Format, NodeRef, RefMap, RenderOptions, RenderStats, SnapshotResult, TruncateReason,
+};
 pub use tree::{NodeTree, TreeNode, TreeStats};
 pub use walk::TreeOptions;

@@ -57,12 +57,12 @@ impl QueryError {
     /// A sentence for the model: what went wrong and what to do.
     pub fn message(self, ref_: &str) -> String {
         match self {
-            QueryError::RefNotFound => format!(
-                "ref {ref_:?} not found: use a ref from the latest snapshot (e1, e2, ...)"
-            ),
-            QueryError::NotAFormControl => format!(
-                "{ref_} is not a form control: ask for its text instead of its value"
-            ),
+            QueryError::RefNotFound => {
+                format!("ref {ref_:?} not found: use a ref from the latest snapshot (e1, e2, ...)")
+            }
+            QueryError::NotAFormControl => {
+                format!("{ref_} is not a form control: ask for its text instead of its value")
+            }
         }
     }
 }
@@ -165,20 +165,22 @@ impl Bounded {
         if !self.push_str("\"") {
             return false;
         }
-        let mut esc = [0u8; 4];
+        let mut buf = [0u8; 4];
         for c in s.chars() {
-            let piece: std::borrow::Cow<'_, str> = match c {
-                '"' => "\\\"".into(),
-                '\\' => "\\\\".into(),
-                '\n' => "\\n".into(),
-                '\r' => "\\r".into(),
-                '\t' => "\\t".into(),
+            let escaped;
+            let piece: &str = match c {
+                '"' => "\\\"",
+                '\\' => "\\\\",
+                '\n' => "\\n",
+                '\r' => "\\r",
+                '\t' => "\\t",
                 c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                    format!("\\u{:04x}", c as u32).into()
+                    escaped = format!("\\u{:04x}", c as u32);
+                    &escaped
                 }
-                c => (&*c.encode_utf8(&mut esc)).to_owned().into(),
+                c => c.encode_utf8(&mut buf),
             };
-            if !self.push_str(&piece) {
+            if !self.push_str(piece) {
                 return false;
             }
         }
@@ -407,7 +409,12 @@ mod tests {
         assert_eq!(r.value.chars().count(), 4000);
         assert!(r.value.starts_with("<button>金金"));
         assert!(r.truncated);
-        let small = query(&doc("<a href=x>a &amp; b</a>"), "e1", QueryKind::OuterHtml, 4000);
+        let small = query(
+            &doc("<a href=x>a &amp; b</a>"),
+            "e1",
+            QueryKind::OuterHtml,
+            4000,
+        );
         assert_eq!(small.value, "<a href=\"x\">a &amp; b</a>");
         assert!(!small.truncated);
     }
@@ -436,13 +443,18 @@ mod tests {
         assert_eq!(query(&d, "e2", QueryKind::Value, 100).value, "line1\nline2");
         assert_eq!(query(&d, "e3", QueryKind::Value, 100).value, "B");
         assert_eq!(query(&d, "e6", QueryKind::Value, 100).value, "on");
-        assert_eq!(query(&d, "e7", QueryKind::Value, 100).error, Some(QueryError::NotAFormControl));
+        assert_eq!(
+            query(&d, "e7", QueryKind::Value, 100).error,
+            Some(QueryError::NotAFormControl)
+        );
     }
 
     #[test]
     fn unknown_ref() {
         let r = query(&doc("<a href=x>x</a>"), "e99", QueryKind::Text, 10);
         assert_eq!(r.error, Some(QueryError::RefNotFound));
-        assert!(QueryError::RefNotFound.message("e99").contains("latest snapshot"));
+        assert!(QueryError::RefNotFound
+            .message("e99")
+            .contains("latest snapshot"));
     }
 }

@@ -51,10 +51,8 @@ impl TextBuf {
                 self.pending_space = true;
                 continue;
             }
-            if self.pending_space && !self.out.is_empty() {
-                if !self.push_char(' ') {
-                    return;
-                }
+            if self.pending_space && !self.out.is_empty() && !self.push_char(' ') {
+                return;
             }
             self.pending_space = false;
             if !self.push_char(c) {

@@ -217,14 +217,23 @@ mod tests {
             "{\"tag\":\"div\",\"children\":[".repeat(100_000),
             "]}".repeat(100_000)
         );
-        assert!(matches!(NodeTree::from_json(&deep), Err(TreeJsonError::TooDeep { .. })));
-        assert!(matches!(NodeTree::from_json("{\"version\":1"), Err(TreeJsonError::Malformed(_))));
+        assert!(matches!(
+            NodeTree::from_json(&deep),
+            Err(TreeJsonError::TooDeep { .. })
+        ));
+        assert!(matches!(
+            NodeTree::from_json("{\"version\":1"),
+            Err(TreeJsonError::Malformed(_))
+        ));
         assert!(matches!(
             NodeTree::from_json("{\"version\":9,\"tree\":{\"tag\":\"body\"}}"),
             Err(TreeJsonError::Version { found: 9 })
         ));
         // Brackets inside strings do not count.
-        let s = format!("{{\"version\":1,\"tree\":{{\"tag\":\"{}\"}}}}", "[".repeat(5000));
+        let s = format!(
+            "{{\"version\":1,\"tree\":{{\"tag\":\"{}\"}}}}",
+            "[".repeat(5000)
+        );
         assert!(NodeTree::from_json(&s).is_ok());
     }
 

@@ -92,7 +92,11 @@ enum Work {
         vis_hidden: bool,
     },
     /// Leaving an element: close its emitted node, and separate block text.
-    Exit { emitted: Option<usize>, parent: usize, block: bool },
+    Exit {
+        emitted: Option<usize>,
+        parent: usize,
+        block: bool,
+    },
 }
 
 /// Walks `dom` into a node tree.
@@ -150,11 +154,7 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
                 parent,
                 vis_hidden,
             } => match &dom.node(id).data {
-                NodeData::Text(t) => {
-                    if !vis_hidden {
-                        nodes[parent].text.push_str(t);
-                    }
-                }
+                NodeData::Text(t) if !vis_hidden => nodes[parent].text.push_str(t),
                 NodeData::Element(el) => {
                     stats.visited_nodes += 1;
                     if el.is_html(&local_name!("br")) {
@@ -239,9 +239,8 @@ fn emit(
         role = None;
     }
     let cat = role.map(category);
-    let cursor = opts.cursor_interactive
-        && cat != Some(Category::Interactive)
-        && cursor_interactive(el);
+    let cursor =
+        opts.cursor_interactive && cat != Some(Category::Interactive) && cursor_interactive(el);
     let inside_presentational = nodes[parent].presentational_children;
     // Inside a button, an image or a checkbox the children are presentational: only what an
     // agent could still operate on its own is emitted.
@@ -398,7 +397,9 @@ fn states(el: &Element, role: Option<&str>) -> Vec<String> {
         Some("checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio")
     );
     if checkable {
-        let aria_checked = el.attr(&local_name!("aria-checked")).map(|v| v.trim().to_ascii_lowercase());
+        let aria_checked = el
+            .attr(&local_name!("aria-checked"))
+            .map(|v| v.trim().to_ascii_lowercase());
         if aria_checked.as_deref() == Some("mixed") {
             out.push("mixed");
         } else if aria_checked.as_deref() == Some("true")
@@ -482,19 +483,35 @@ fn document_url(dom: &Dom) -> Option<String> {
     for (_, el) in dom.elements() {
         match *el.local() {
             local_name!("base") => {
-                if let Some(h) = el.attr(&local_name!("href")).map(normalize).filter(|h| is_absolute(h)) {
+                if let Some(h) = el
+                    .attr(&local_name!("href"))
+                    .map(normalize)
+                    .filter(|h| is_absolute(h))
+                {
                     return Some(h);
                 }
             }
             local_name!("link") if canonical.is_none() => {
                 let rel = el.attr(&local_name!("rel")).unwrap_or("");
-                if rel.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("canonical")) {
-                    canonical = el.attr(&local_name!("href")).map(normalize).filter(|h| is_absolute(h));
+                if rel
+                    .split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("canonical"))
+                {
+                    canonical = el
+                        .attr(&local_name!("href"))
+                        .map(normalize)
+                        .filter(|h| is_absolute(h));
                 }
             }
             local_name!("meta") if og.is_none() => {
-                if el.attr(&local_name!("property")).is_some_and(|p| p.eq_ignore_ascii_case("og:url")) {
-                    og = el.attr(&local_name!("content")).map(normalize).filter(|h| is_absolute(h));
+                if el
+                    .attr(&local_name!("property"))
+                    .is_some_and(|p| p.eq_ignore_ascii_case("og:url"))
+                {
+                    og = el
+                        .attr(&local_name!("content"))
+                        .map(normalize)
+                        .filter(|h| is_absolute(h));
                 }
             }
             _ => {}
@@ -506,7 +523,9 @@ fn document_url(dom: &Dom) -> Option<String> {
 fn is_absolute(url: &str) -> bool {
     url.split_once(':').is_some_and(|(scheme, _)| {
         !scheme.is_empty()
-            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
     })
 }
 
@@ -550,8 +569,14 @@ mod tests {
             ]
         );
         assert_eq!(w.refs.len(), 4);
-        let search = flat(&w.tree.tree).into_iter().find(|n| n.ref_.as_deref() == Some("e3")).expect("e3");
-        assert_eq!(search.attrs.get("placeholder").map(String::as_str), Some("Search..."));
+        let search = flat(&w.tree.tree)
+            .into_iter()
+            .find(|n| n.ref_.as_deref() == Some("e3"))
+            .expect("e3");
+        assert_eq!(
+            search.attrs.get("placeholder").map(String::as_str),
+            Some("Search...")
+        );
         assert_eq!(search.attrs.get("type").map(String::as_str), Some("search"));
     }
 
@@ -563,7 +588,10 @@ mod tests {
         );
         let json = w.tree.to_json();
         for n in 1..=6 {
-            assert!(!json.contains(&format!("SECRET{n}")), "SECRET{n} leaked: {json}");
+            assert!(
+                !json.contains(&format!("SECRET{n}")),
+                "SECRET{n} leaked: {json}"
+            );
         }
         assert!(json.contains("Visible"));
         assert!(json.contains("Sum"));
@@ -574,34 +602,58 @@ mod tests {
     #[test]
     fn cursor_interactive_elements_get_refs() {
         let w = walk_html("<div onclick='x()'>Open</div><span tabindex=0>Focus me</span><div tabindex=-1>no</div>", &TreeOptions::default());
-        let roles: Vec<_> = flat(&w.tree.tree).into_iter().filter(|n| n.ref_.is_some()).map(|n| n.role.clone().unwrap_or_default()).collect();
+        let roles: Vec<_> = flat(&w.tree.tree)
+            .into_iter()
+            .filter(|n| n.ref_.is_some())
+            .map(|n| n.role.clone().unwrap_or_default())
+            .collect();
         assert_eq!(roles, ["clickable", "focusable"]);
-        let off = TreeOptions { cursor_interactive: false, ..Default::default() };
-        assert!(walk_html("<div onclick='x()'>Open</div>", &off).refs.is_empty());
+        let off = TreeOptions {
+            cursor_interactive: false,
+            ..Default::default()
+        };
+        assert!(walk_html("<div onclick='x()'>Open</div>", &off)
+            .refs
+            .is_empty());
     }
 
     #[test]
     fn content_refs_depend_on_interactive_only() {
         let html = "<ul><li>Gold</li><li></li></ul><h2></h2>";
         assert_eq!(walk_html(html, &TreeOptions::default()).refs.len(), 1);
-        let all = TreeOptions { interactive_only: false, ..Default::default() };
+        let all = TreeOptions {
+            interactive_only: false,
+            ..Default::default()
+        };
         assert_eq!(walk_html(html, &all).refs.len(), 3);
     }
 
     #[test]
     fn text_is_owned_by_nearest_emitted_ancestor() {
-        let w = walk_html("<ul><li><div>Gold <span>¥580.00/g</span></div><a href=x>buy</a></li></ul>", &TreeOptions::default());
-        let li = flat(&w.tree.tree).into_iter().find(|n| n.tag == "li").expect("li");
+        let w = walk_html(
+            "<ul><li><div>Gold <span>¥580.00/g</span></div><a href=x>buy</a></li></ul>",
+            &TreeOptions::default(),
+        );
+        let li = flat(&w.tree.tree)
+            .into_iter()
+            .find(|n| n.tag == "li")
+            .expect("li");
         assert_eq!(li.text.as_deref(), Some("Gold ¥580.00/g"));
         assert_eq!(li.children[0].name.as_deref(), Some("buy"));
     }
 
     #[test]
     fn url_and_title_from_the_page() {
-        let w = walk_html("<head><title> Gold  price </title><link rel=canonical href='https://ex.com/p'></head>", &TreeOptions::default());
+        let w = walk_html(
+            "<head><title> Gold  price </title><link rel=canonical href='https://ex.com/p'></head>",
+            &TreeOptions::default(),
+        );
         assert_eq!(w.tree.title.as_deref(), Some("Gold price"));
         assert_eq!(w.tree.url.as_deref(), Some("https://ex.com/p"));
-        let opts = TreeOptions { url: Some("https://given/".into()), ..Default::default() };
+        let opts = TreeOptions {
+            url: Some("https://given/".into()),
+            ..Default::default()
+        };
         let w = walk_html("<base href='https://base/'>", &opts);
         assert_eq!(w.tree.url.as_deref(), Some("https://given/"));
     }

@@ -117,7 +117,8 @@ fn never_rendered(el: &Element) -> bool {
         local_name!("script") | local_name!("style") | local_name!("template") => true,
         _ if !el.in_html_ns() => {
             // SVG `<title>` and `<desc>` are names and descriptions, never drawn as text.
-            el.name.ns == ns!(svg) && matches!(*el.local(), local_name!("title") | local_name!("desc"))
+            el.name.ns == ns!(svg)
+                && matches!(*el.local(), local_name!("title") | local_name!("desc"))
         }
         local_name!("head")
         | local_name!("noscript")
@@ -252,22 +253,60 @@ mod tests {
 
     #[test]
     fn each_mechanism_hides() {
-        assert_eq!(hidden("<div hidden><a data-t>x</a></div>"), Some(HiddenReason::HiddenAttribute));
-        assert_eq!(hidden("<div aria-hidden=TRUE><a data-t>x</a></div>"), Some(HiddenReason::AriaHidden));
-        assert_eq!(hidden("<div style='display:none'><p><a data-t>x</a>"), Some(HiddenReason::DisplayNone));
-        assert_eq!(hidden("<div style='visibility:hidden'><a data-t>x</a></div>"), Some(HiddenReason::VisibilityHidden));
-        assert_eq!(hidden("<div inert><a data-t>x</a></div>"), Some(HiddenReason::Inert));
-        assert_eq!(hidden("<dialog><a data-t>x</a></dialog>"), Some(HiddenReason::ClosedDialog));
-        assert_eq!(hidden("<details><summary>s</summary><a data-t>x</a></details>"), Some(HiddenReason::ClosedDetails));
-        assert_eq!(hidden("<input data-t type=hidden>"), Some(HiddenReason::HiddenInput));
+        assert_eq!(
+            hidden("<div hidden><a data-t>x</a></div>"),
+            Some(HiddenReason::HiddenAttribute)
+        );
+        assert_eq!(
+            hidden("<div aria-hidden=TRUE><a data-t>x</a></div>"),
+            Some(HiddenReason::AriaHidden)
+        );
+        assert_eq!(
+            hidden("<div style='display:none'><p><a data-t>x</a>"),
+            Some(HiddenReason::DisplayNone)
+        );
+        assert_eq!(
+            hidden("<div style='visibility:hidden'><a data-t>x</a></div>"),
+            Some(HiddenReason::VisibilityHidden)
+        );
+        assert_eq!(
+            hidden("<div inert><a data-t>x</a></div>"),
+            Some(HiddenReason::Inert)
+        );
+        assert_eq!(
+            hidden("<dialog><a data-t>x</a></dialog>"),
+            Some(HiddenReason::ClosedDialog)
+        );
+        assert_eq!(
+            hidden("<details><summary>s</summary><a data-t>x</a></details>"),
+            Some(HiddenReason::ClosedDetails)
+        );
+        assert_eq!(
+            hidden("<input data-t type=hidden>"),
+            Some(HiddenReason::HiddenInput)
+        );
     }
 
     #[test]
     fn overrides_show_again() {
-        assert_eq!(hidden("<div style='visibility:hidden'><a data-t style='visibility:visible'>x</a></div>"), None);
-        assert_eq!(hidden("<div hidden style='display:block'><a data-t>x</a></div>"), None);
-        assert_eq!(hidden("<details><summary data-t>s</summary></details>"), None);
-        assert_eq!(hidden("<details open><summary>s</summary><a data-t>x</a></details>"), None);
+        assert_eq!(
+            hidden(
+                "<div style='visibility:hidden'><a data-t style='visibility:visible'>x</a></div>"
+            ),
+            None
+        );
+        assert_eq!(
+            hidden("<div hidden style='display:block'><a data-t>x</a></div>"),
+            None
+        );
+        assert_eq!(
+            hidden("<details><summary data-t>s</summary></details>"),
+            None
+        );
+        assert_eq!(
+            hidden("<details open><summary>s</summary><a data-t>x</a></details>"),
+            None
+        );
         assert_eq!(hidden("<dialog open><a data-t>x</a></dialog>"), None);
         assert_eq!(hidden("<div aria-hidden=false><a data-t>x</a></div>"), None);
     }

@@ -369,9 +369,7 @@ impl<'a> Names<'a> {
             | local_name!("output")
             | local_name!("progress") => self.labels(id, el, ctx),
             local_name!("button") => self.labels(id, el, ctx),
-            local_name!("img") | local_name!("area") => {
-                el.attr(&local_name!("alt")).map(normalize)
-            }
+            local_name!("img") | local_name!("area") => el.attr(&local_name!("alt")).map(normalize),
             local_name!("fieldset") => self.first_child_content(id, &local_name!("legend"), ctx),
             local_name!("figure") => self.first_child_content(id, &local_name!("figcaption"), ctx),
             local_name!("table") => self
@@ -430,10 +428,16 @@ impl<'a> Names<'a> {
     }
 
     /// The content of the first child element named `name` (legend, figcaption, caption).
-    fn first_child_content(&self, id: NodeId, name: &html5ever::LocalName, ctx: Ctx) -> Option<String> {
-        let child = self.dom.children(id).find(|&c| {
-            self.dom.element(c).is_some_and(|e| e.is_html(name))
-        })?;
+    fn first_child_content(
+        &self,
+        id: NodeId,
+        name: &html5ever::LocalName,
+        ctx: Ctx,
+    ) -> Option<String> {
+        let child = self
+            .dom
+            .children(id)
+            .find(|&c| self.dom.element(c).is_some_and(|e| e.is_html(name)))?;
         if self.dom.element(child).and_then(subtree_hidden).is_some() {
             return None;
         }
@@ -509,13 +513,15 @@ impl<'a> Names<'a> {
             Exit { id: NodeId, len: usize, block: bool },
         }
         let root_vis_hidden = match self.dom.element(root) {
-            Some(el) if !ctx.include_hidden => hidden::is_hidden(self.dom, root)
-                .is_some_and(|r| r == hidden::HiddenReason::VisibilityHidden)
-                && visibility_hidden(el, true),
+            Some(el) if !ctx.include_hidden => {
+                hidden::is_hidden(self.dom, root)
+                    .is_some_and(|r| r == hidden::HiddenReason::VisibilityHidden)
+                    && visibility_hidden(el, true)
+            }
             _ => false,
         };
         let mut stack: Vec<Work> = Vec::new();
-        self.push_children(root, root_vis_hidden, &mut stack, |c, v| Work::Enter(c, v));
+        self.push_children(root, root_vis_hidden, &mut stack, Work::Enter);
         while let Some(work) = stack.pop() {
             if out.is_full() {
                 return;
@@ -523,7 +529,11 @@ impl<'a> Names<'a> {
             match work {
                 Work::Exit { id, len, block } => {
                     if out.as_str().len() == len {
-                        if let Some(t) = self.dom.element(id).and_then(|el| non_empty_attr(el, &local_name!("title"))) {
+                        if let Some(t) = self
+                            .dom
+                            .element(id)
+                            .and_then(|el| non_empty_attr(el, &local_name!("title")))
+                        {
                             out.push_str(&t);
                         }
                     }
@@ -532,11 +542,7 @@ impl<'a> Names<'a> {
                     }
                 }
                 Work::Enter(id, vis_hidden) => match &self.dom.node(id).data {
-                    NodeData::Text(t) => {
-                        if !vis_hidden || ctx.include_hidden {
-                            out.push_str(t);
-                        }
-                    }
+                    NodeData::Text(t) if !vis_hidden || ctx.include_hidden => out.push_str(t),
                     NodeData::Element(el) => {
                         if el.is_html(&local_name!("br")) {
                             out.boundary();
@@ -565,10 +571,14 @@ impl<'a> Names<'a> {
                         }
                         stack.push(Work::Exit {
                             id,
-                            len: if raw || vis { usize::MAX } else { out.as_str().len() },
+                            len: if raw || vis {
+                                usize::MAX
+                            } else {
+                                out.as_str().len()
+                            },
                             block,
                         });
-                        self.push_children(id, vis, &mut stack, |c, v| Work::Enter(c, v));
+                        self.push_children(id, vis, &mut stack, Work::Enter);
                     }
                     _ => {}
                 },
@@ -577,7 +587,13 @@ impl<'a> Names<'a> {
     }
 
     /// Pushes the rendered children of `id` in reverse, so they pop in document order.
-    fn push_children<W>(&self, id: NodeId, vis_hidden: bool, stack: &mut Vec<W>, make: impl Fn(NodeId, bool) -> W) {
+    fn push_children<W>(
+        &self,
+        id: NodeId,
+        vis_hidden: bool,
+        stack: &mut Vec<W>,
+        make: impl Fn(NodeId, bool) -> W,
+    ) {
         let only = self
             .dom
             .element(id)
@@ -697,20 +713,35 @@ mod tests {
     #[test]
     fn labelledby_then_aria_label_then_native_then_content() {
         assert_eq!(name_of("<span id=a>Alpha</span><span id=b>Beta</span><button data-t aria-labelledby='a b' aria-label=x>c</button>"), "Alpha Beta");
-        assert_eq!(name_of("<button data-t aria-label=' Close '>X</button>"), "Close");
-        assert_eq!(name_of("<label for=f>Email</label><input data-t id=f placeholder=p>"), "Email");
+        assert_eq!(
+            name_of("<button data-t aria-label=' Close '>X</button>"),
+            "Close"
+        );
+        assert_eq!(
+            name_of("<label for=f>Email</label><input data-t id=f placeholder=p>"),
+            "Email"
+        );
         assert_eq!(name_of("<label>Name <input data-t></label>"), "Name");
         assert_eq!(name_of("<a data-t href=/>Go <b>home</b></a>"), "Go home");
-        assert_eq!(name_of("<input data-t placeholder='Search...'>"), "Search...");
+        assert_eq!(
+            name_of("<input data-t placeholder='Search...'>"),
+            "Search..."
+        );
         assert_eq!(name_of("<input data-t type=submit>"), "Submit");
         assert_eq!(name_of("<img data-t alt='A cat'>"), "A cat");
     }
 
     #[test]
     fn labelledby_reaches_hidden_text_but_content_does_not() {
-        assert_eq!(name_of("<span id=h hidden>Secret</span><button data-t aria-labelledby=h>x</button>"), "Secret");
+        assert_eq!(
+            name_of("<span id=h hidden>Secret</span><button data-t aria-labelledby=h>x</button>"),
+            "Secret"
+        );
         assert_eq!(name_of("<button data-t>Ok<span hidden>IGNORE</span><span style='display:none'>ME</span></button>"), "Ok");
-        assert_eq!(name_of("<label for=f hidden>Injected</label><input data-t id=f title=Real>"), "Real");
+        assert_eq!(
+            name_of("<label for=f hidden>Injected</label><input data-t id=f title=Real>"),
+            "Real"
+        );
     }
 
     #[test]
@@ -720,13 +751,18 @@ mod tests {
 
     #[test]
     fn blocks_and_br_separate_words_inline_does_not() {
-        assert_eq!(name_of("<a data-t href=x><div>One</div><div>Two</div>Th<i>ree</i><br>Four</a>"), "One Two Three Four");
+        assert_eq!(
+            name_of("<a data-t href=x><div>One</div><div>Two</div>Th<i>ree</i><br>Four</a>"),
+            "One Two Three Four"
+        );
     }
 
     #[test]
     fn embedded_controls_contribute_values() {
         assert_eq!(
-            name_of("<label for=c>Flash <input value=5> times</label><input type=checkbox data-t id=c>"),
+            name_of(
+                "<label for=c>Flash <input value=5> times</label><input type=checkbox data-t id=c>"
+            ),
             "Flash 5 times"
         );
         assert_eq!(
@@ -737,9 +773,18 @@ mod tests {
 
     #[test]
     fn containers_take_native_captions() {
-        assert_eq!(name_of("<fieldset data-t><legend>Shipping</legend><input></fieldset>"), "Shipping");
-        assert_eq!(name_of("<table data-t><caption>Prices</caption><tr><td>1</table>"), "Prices");
-        assert_eq!(name_of("<figure data-t><img alt=x><figcaption>Fig 1</figcaption></figure>"), "Fig 1");
+        assert_eq!(
+            name_of("<fieldset data-t><legend>Shipping</legend><input></fieldset>"),
+            "Shipping"
+        );
+        assert_eq!(
+            name_of("<table data-t><caption>Prices</caption><tr><td>1</table>"),
+            "Prices"
+        );
+        assert_eq!(
+            name_of("<figure data-t><img alt=x><figcaption>Fig 1</figcaption></figure>"),
+            "Fig 1"
+        );
     }
 
     #[test]

@@ -23,12 +23,10 @@ pub enum Category {
 pub fn category(role: &str) -> Category {
     match role {
         "button" | "link" | "textbox" | "checkbox" | "radio" | "combobox" | "listbox"
-        | "menuitem" | "menuitemcheckbox" | "menuitemradio" | "option" | "searchbox"
-        | "slider" | "spinbutton" | "switch" | "tab" | "treeitem" => Category::Interactive,
-        "heading" | "cell" | "gridcell" | "columnheader" | "rowheader" | "listitem"
-        | "article" | "region" | "main" | "navigation" | "img" | "progressbar" | "meter" => {
-            Category::Content
-        }
+        | "menuitem" | "menuitemcheckbox" | "menuitemradio" | "option" | "searchbox" | "slider"
+        | "spinbutton" | "switch" | "tab" | "treeitem" => Category::Interactive,
+        "heading" | "cell" | "gridcell" | "columnheader" | "rowheader" | "listitem" | "article"
+        | "region" | "main" | "navigation" | "img" | "progressbar" | "meter" => Category::Content,
         _ => Category::Structural,
     }
 }
@@ -37,27 +35,137 @@ pub fn category(role: &str) -> Category {
 /// ships, Graphics-ARIA and DPUB-ARIA, sorted for binary search. A `role` token not in this
 /// list is ignored and the next token is tried (ARIA 1.2 §7.1, "Handling author errors").
 const ROLES: &[&str] = &[
-    "alert", "alertdialog", "application", "article", "banner", "blockquote", "button",
-    "caption", "cell", "checkbox", "code", "columnheader", "combobox", "comment",
-    "complementary", "contentinfo", "definition", "deletion", "dialog", "directory",
-    "doc-abstract", "doc-acknowledgments", "doc-afterword", "doc-appendix", "doc-backlink",
-    "doc-biblioentry", "doc-bibliography", "doc-biblioref", "doc-chapter", "doc-colophon",
-    "doc-conclusion", "doc-cover", "doc-credit", "doc-credits", "doc-dedication",
-    "doc-endnote", "doc-endnotes", "doc-epigraph", "doc-epilogue", "doc-errata",
-    "doc-example", "doc-footnote", "doc-foreword", "doc-glossary", "doc-glossref",
-    "doc-index", "doc-introduction", "doc-noteref", "doc-notice", "doc-pagebreak",
-    "doc-pagefooter", "doc-pageheader", "doc-pagelist", "doc-part", "doc-preface",
-    "doc-prologue", "doc-pullquote", "doc-qna", "doc-subtitle", "doc-tip", "doc-toc",
-    "document", "emphasis", "feed", "figure", "form", "generic", "graphics-document",
-    "graphics-object", "graphics-symbol", "grid", "gridcell", "group", "heading", "img",
-    "insertion", "link", "list", "listbox", "listitem", "log", "main", "mark", "marquee",
-    "math", "menu", "menubar", "menuitem", "menuitemcheckbox", "menuitemradio", "meter",
-    "navigation", "none", "note", "option", "paragraph", "presentation", "progressbar",
-    "radio", "radiogroup", "region", "row", "rowgroup", "rowheader", "scrollbar", "search",
-    "searchbox", "sectionfooter", "sectionheader", "separator", "slider", "spinbutton",
-    "status", "strong", "subscript", "suggestion", "superscript", "switch", "tab", "table",
-    "tablist", "tabpanel", "term", "textbox", "time", "timer", "toolbar", "tooltip", "tree",
-    "treegrid", "treeitem",
+    "alert",
+    "alertdialog",
+    "application",
+    "article",
+    "banner",
+    "blockquote",
+    "button",
+    "caption",
+    "cell",
+    "checkbox",
+    "code",
+    "columnheader",
+    "combobox",
+    "comment",
+    "complementary",
+    "contentinfo",
+    "definition",
+    "deletion",
+    "dialog",
+    "directory",
+    "doc-abstract",
+    "doc-acknowledgments",
+    "doc-afterword",
+    "doc-appendix",
+    "doc-backlink",
+    "doc-biblioentry",
+    "doc-bibliography",
+    "doc-biblioref",
+    "doc-chapter",
+    "doc-colophon",
+    "doc-conclusion",
+    "doc-cover",
+    "doc-credit",
+    "doc-credits",
+    "doc-dedication",
+    "doc-endnote",
+    "doc-endnotes",
+    "doc-epigraph",
+    "doc-epilogue",
+    "doc-errata",
+    "doc-example",
+    "doc-footnote",
+    "doc-foreword",
+    "doc-glossary",
+    "doc-glossref",
+    "doc-index",
+    "doc-introduction",
+    "doc-noteref",
+    "doc-notice",
+    "doc-pagebreak",
+    "doc-pagefooter",
+    "doc-pageheader",
+    "doc-pagelist",
+    "doc-part",
+    "doc-preface",
+    "doc-prologue",
+    "doc-pullquote",
+    "doc-qna",
+    "doc-subtitle",
+    "doc-tip",
+    "doc-toc",
+    "document",
+    "emphasis",
+    "feed",
+    "figure",
+    "form",
+    "generic",
+    "graphics-document",
+    "graphics-object",
+    "graphics-symbol",
+    "grid",
+    "gridcell",
+    "group",
+    "heading",
+    "img",
+    "insertion",
+    "link",
+    "list",
+    "listbox",
+    "listitem",
+    "log",
+    "main",
+    "mark",
+    "marquee",
+    "math",
+    "menu",
+    "menubar",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "meter",
+    "navigation",
+    "none",
+    "note",
+    "option",
+    "paragraph",
+    "presentation",
+    "progressbar",
+    "radio",
+    "radiogroup",
+    "region",
+    "row",
+    "rowgroup",
+    "rowheader",
+    "scrollbar",
+    "search",
+    "searchbox",
+    "sectionfooter",
+    "sectionheader",
+    "separator",
+    "slider",
+    "spinbutton",
+    "status",
+    "strong",
+    "subscript",
+    "suggestion",
+    "superscript",
+    "switch",
+    "tab",
+    "table",
+    "tablist",
+    "tabpanel",
+    "term",
+    "textbox",
+    "time",
+    "timer",
+    "toolbar",
+    "tooltip",
+    "tree",
+    "treegrid",
+    "treeitem",
 ];
 
 /// The first valid, non-abstract token of a `role` attribute value, lower-cased
@@ -66,20 +174,33 @@ pub fn explicit_role(value: &str) -> Option<&'static str> {
     value.split_ascii_whitespace().find_map(|token| {
         let lower = token.to_ascii_lowercase();
         // ARIA 1.3 makes `image` a synonym of `img`.
-        let lower = if lower == "image" { "img".to_string() } else { lower };
-        ROLES
-            .binary_search(&lower.as_str())
-            .ok()
-            .map(|i| ROLES[i])
+        let lower = if lower == "image" {
+            "img".to_string()
+        } else {
+            lower
+        };
+        ROLES.binary_search(&lower.as_str()).ok().map(|i| ROLES[i])
     })
 }
 
 /// Global states and properties (ARIA 1.2 §6.4). An element with any of them cannot be made
 /// presentational (§9.3 "Presentational Roles Conflict Resolution").
 const GLOBAL_ARIA_ATTRS: &[&str] = &[
-    "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby",
-    "aria-details", "aria-dropeffect", "aria-flowto", "aria-grabbed", "aria-keyshortcuts",
-    "aria-label", "aria-labelledby", "aria-live", "aria-owns", "aria-relevant",
+    "aria-atomic",
+    "aria-busy",
+    "aria-controls",
+    "aria-current",
+    "aria-describedby",
+    "aria-details",
+    "aria-dropeffect",
+    "aria-flowto",
+    "aria-grabbed",
+    "aria-keyshortcuts",
+    "aria-label",
+    "aria-labelledby",
+    "aria-live",
+    "aria-owns",
+    "aria-relevant",
     "aria-roledescription",
 ];
 
@@ -141,9 +262,28 @@ pub fn is_disabled_control(el: &Element) -> bool {
 /// The `type` of an `<input>`, lower-cased; `text` when missing or unknown.
 pub fn input_type(el: &Element) -> &'static str {
     const TYPES: &[&str] = &[
-        "button", "checkbox", "color", "date", "datetime-local", "email", "file", "hidden",
-        "image", "month", "number", "password", "radio", "range", "reset", "search", "submit",
-        "tel", "text", "time", "url", "week",
+        "button",
+        "checkbox",
+        "color",
+        "date",
+        "datetime-local",
+        "email",
+        "file",
+        "hidden",
+        "image",
+        "month",
+        "number",
+        "password",
+        "radio",
+        "range",
+        "reset",
+        "search",
+        "submit",
+        "tel",
+        "text",
+        "time",
+        "url",
+        "week",
     ];
     let Some(value) = el.attr(&local_name!("type")) else {
         return "text";
@@ -190,7 +330,8 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         return (el.name.local == local_name!("svg")).then_some("img");
     }
     if !el.in_html_ns() {
-        return (el.name.ns == ns!(mathml) && el.name.local == local_name!("math")).then_some("math");
+        return (el.name.ns == ns!(mathml) && el.name.local == local_name!("math"))
+            .then_some("math");
     }
     let role = match *el.local() {
         local_name!("a") => el.has_attr(&local_name!("href")).then_some("link")?,
@@ -214,9 +355,10 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         local_name!("dfn") | local_name!("dt") => "term",
         local_name!("dialog") => "dialog",
         local_name!("em") => "emphasis",
-        local_name!("fieldset") | local_name!("optgroup") | local_name!("hgroup") | local_name!("address") => {
-            "group"
-        }
+        local_name!("fieldset")
+        | local_name!("optgroup")
+        | local_name!("hgroup")
+        | local_name!("address") => "group",
         local_name!("figure") => "figure",
         local_name!("footer") => {
             // html-aam: contentinfo only when not scoped to a sectioning element or main.
@@ -321,7 +463,11 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
 /// (html-aam "img with alt=''" row; ARIA §9.3).
 fn img_role(el: &Element) -> Option<&'static str> {
     match el.attr(&local_name!("alt")) {
-        Some("") if !is_focusable(el) && !has_global_aria_attr(el) && !el.has_attr(&local_name!("title")) => {
+        Some("")
+            if !is_focusable(el)
+                && !has_global_aria_attr(el)
+                && !el.has_attr(&local_name!("title")) =>
+        {
             Some("presentation")
         }
         _ => Some("img"),
@@ -502,7 +648,10 @@ pub fn prohibits_naming(role: &str) -> bool {
 
 /// Roles whose value an embedded control contributes to a label (accname 1.2 step 2C).
 pub fn is_range(role: &str) -> bool {
-    matches!(role, "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter")
+    matches!(
+        role,
+        "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter"
+    )
 }
 
 #[cfg(test)]
@@ -525,8 +674,15 @@ mod tests {
 
     #[test]
     fn explicit_first_valid_token_wins() {
-        assert_eq!(role_of("<div data-t role='foo BUTTON link'>"), Some("button"));
-        assert_eq!(role_of("<div data-t role='widget'>"), None, "abstract roles are skipped");
+        assert_eq!(
+            role_of("<div data-t role='foo BUTTON link'>"),
+            Some("button")
+        );
+        assert_eq!(
+            role_of("<div data-t role='widget'>"),
+            None,
+            "abstract roles are skipped"
+        );
         assert_eq!(role_of("<a data-t role='widget' href=x>"), Some("link"));
     }
 
@@ -544,9 +700,18 @@ mod tests {
         assert_eq!(role_of("<select data-t size=1>"), Some("combobox"));
         assert_eq!(role_of("<input data-t list=l>"), Some("combobox"));
         assert_eq!(role_of("<input data-t type=search>"), Some("searchbox"));
-        assert_eq!(role_of("<table><tr><th data-t scope=row>"), Some("rowheader"));
-        assert_eq!(role_of("<table><tr><th data-t>h<th>i"), Some("columnheader"));
-        assert_eq!(role_of("<table role=grid><tr><td data-t>"), Some("gridcell"));
+        assert_eq!(
+            role_of("<table><tr><th data-t scope=row>"),
+            Some("rowheader")
+        );
+        assert_eq!(
+            role_of("<table><tr><th data-t>h<th>i"),
+            Some("columnheader")
+        );
+        assert_eq!(
+            role_of("<table role=grid><tr><td data-t>"),
+            Some("gridcell")
+        );
         assert_eq!(role_of("<table><tr><td data-t>"), Some("cell"));
         assert_eq!(role_of("<ul role=none><li data-t>"), None);
         assert_eq!(role_of("<table role=presentation><tr><td data-t>"), None);
@@ -555,8 +720,14 @@ mod tests {
     #[test]
     fn presentation_is_ignored_when_focusable_or_labelled() {
         assert_eq!(role_of("<button data-t role=none>"), Some("button"));
-        assert_eq!(role_of("<h1 data-t role=presentation aria-label=x>"), Some("heading"));
-        assert_eq!(role_of("<h1 data-t role=presentation>"), Some("presentation"));
+        assert_eq!(
+            role_of("<h1 data-t role=presentation aria-label=x>"),
+            Some("heading")
+        );
+        assert_eq!(
+            role_of("<h1 data-t role=presentation>"),
+            Some("presentation")
+        );
     }
 
     #[test]

@@ -118,32 +118,36 @@ fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
         let rest = &head[pos..];
         if rest.starts_with(b"<!--") {
             pos += find(&rest[4..], b"-->").map_or(rest.len(), |i| i + 7);
-        } else if starts_with_ci(rest, b"<meta") && rest.get(5).is_some_and(|&b| is_space_or_slash(b))
+        } else if starts_with_ci(rest, b"<meta")
+            && rest.get(5).is_some_and(|&b| is_space_or_slash(b))
         {
             let (enc, consumed) = meta_charset(&rest[5..]);
             if let Some(enc) = enc {
                 // A prescan that finds UTF-16 means the bytes are ASCII-compatible after all.
-                return Some(if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
-                    UTF_8
-                } else if enc == encoding_rs::X_USER_DEFINED {
-                    WINDOWS_1252
-                } else {
-                    enc
-                });
+                return Some(
+                    if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+                        UTF_8
+                    } else if enc == encoding_rs::X_USER_DEFINED {
+                        WINDOWS_1252
+                    } else {
+                        enc
+                    },
+                );
             }
             pos += 5 + consumed;
-        } else if rest.first() == Some(&b'<') && rest.get(1).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/') {
+        } else if rest.first() == Some(&b'<')
+            && rest
+                .get(1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/')
+        {
             // Another tag: skip its attributes so that `<div title="<meta charset=x>">` is
             // not mistaken for a declaration.
             let mut p = 1;
             while p < rest.len() && !is_space_or_slash(rest[p]) && rest[p] != b'>' {
                 p += 1;
             }
-            loop {
-                match attribute(&rest[p..]) {
-                    Some((_, _, used)) => p += used,
-                    None => break,
-                }
+            while let Some((_, _, used)) = attribute(&rest[p..]) {
+                p += used;
             }
             pos += p.max(1);
         } else if rest.starts_with(b"<!") || rest.starts_with(b"<?") {
@@ -229,7 +233,11 @@ fn attribute(bytes: &[u8]) -> Option<(Vec<u8>, Vec<u8>, usize)> {
         return None;
     }
     let name_start = p;
-    while p < bytes.len() && !is_space_or_slash(bytes[p]) && bytes[p] != b'>' && (bytes[p] != b'=' || p == name_start) {
+    while p < bytes.len()
+        && !is_space_or_slash(bytes[p])
+        && bytes[p] != b'>'
+        && (bytes[p] != b'=' || p == name_start)
+    {
         p += 1;
     }
     let name = bytes[name_start..p].to_ascii_lowercase();
@@ -301,7 +309,8 @@ mod tests {
 
     #[test]
     fn http_equiv_content_type() {
-        let bytes = b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-2\">\xB1";
+        let bytes =
+            b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-2\">\xB1";
         let d = decode(bytes, None);
         assert_eq!(d.encoding.name(), "ISO-8859-2");
         assert_eq!(d.source, EncodingSource::Meta);

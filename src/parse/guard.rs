@@ -20,9 +20,9 @@ use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
     BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use markup5ever::TokenizerResult;
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{local_name, LocalName};
+use markup5ever::TokenizerResult;
 
 use super::sink::ArenaSink;
 use super::{Dom, NodeId};
@@ -71,7 +71,11 @@ impl DepthGuard {
                 {
                     return false;
                 }
-                *self.dropped.borrow_mut().entry(tag.name.clone()).or_insert(0) += 1;
+                *self
+                    .dropped
+                    .borrow_mut()
+                    .entry(tag.name.clone())
+                    .or_insert(0) += 1;
                 true
             }
             TagKind::EndTag => {
@@ -129,7 +133,9 @@ impl TokenSink for DepthGuard {
                 }
             }
             TagKind::EndTag => {
-                if let Some(parent) = sink.after_closing(self.current.get(), &name, MAX_PARSE_DEPTH + 8) {
+                if let Some(parent) =
+                    sink.after_closing(self.current.get(), &name, MAX_PARSE_DEPTH + 8)
+                {
                     self.current.set(parent);
                 }
             }
@@ -165,9 +171,10 @@ pub(super) fn parse(html: &str) -> Dom {
     let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from(html));
-    // `feed` pauses after each `</script>` (a browser would run it here); there is nothing
-    // to run offline, so keep feeding until the input is consumed.
-    while let TokenizerResult::Script(_) = tokenizer.feed(&input) {}
+    // `feed` pauses after each `</script>` (a browser would run it) and at each `<meta
+    // charset>` (a browser might restart with another decoder); the bytes are decoded
+    // already and nothing runs offline, so keep feeding until the input is consumed.
+    while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
     tokenizer.end();
     use html5ever::interface::TreeSink;
     tokenizer.sink.builder.sink.finish()

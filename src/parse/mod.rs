@@ -313,6 +313,12 @@ mod tests {
     }
 
     #[test]
+    fn meta_charset_and_scripts_do_not_stop_the_parse() {
+        let dom = Dom::parse("<meta charset=utf-8><script>x</script><title>t</title><p>after");
+        assert!(dom.elements().any(|(_, e)| e.is_html(&local_name!("p"))));
+    }
+
+    #[test]
     fn adjacent_text_is_merged() {
         let dom = Dom::parse("<p>a&amp;b</p>");
         let p = dom
@@ -346,7 +352,11 @@ mod tests {
 
     #[test]
     fn deep_nesting_is_capped_and_keeps_text() {
-        let html = format!("{}deep text{}", "<div>x".repeat(100_000), "</div>".repeat(100_000));
+        let html = format!(
+            "{}deep text{}",
+            "<div>x".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
         let dom = Dom::parse(&html);
         let mut max_depth = 0;
         let mut stack = vec![(NodeId::DOCUMENT, 0usize)];
@@ -354,7 +364,10 @@ mod tests {
             max_depth = max_depth.max(d);
             stack.extend(dom.children(id).map(|c| (c, d + 1)));
         }
-        assert!(max_depth <= guard::MAX_PARSE_DEPTH as usize + 2, "depth {max_depth}");
+        assert!(
+            max_depth <= guard::MAX_PARSE_DEPTH as usize + 2,
+            "depth {max_depth}"
+        );
         let text: usize = dom
             .descendants(NodeId::DOCUMENT)
             .filter_map(|id| match &dom.node(id).data {
@@ -367,9 +380,19 @@ mod tests {
 
     #[test]
     fn end_tags_of_dropped_elements_do_not_close_ancestors() {
-        let html = format!("<section>{}<p>in</p>{}<a href=x>after</a></section>", "<div>".repeat(600), "</div>".repeat(600));
+        let html = format!(
+            "<section>{}<p>in</p>{}<a href=x>after</a></section>",
+            "<div>".repeat(600),
+            "</div>".repeat(600)
+        );
         let dom = Dom::parse(&html);
-        let a = dom.elements().find(|(_, e)| e.is_html(&local_name!("a"))).map(|(id, _)| id).expect("a");
-        assert!(dom.ancestors(a).any(|(_, e)| e.is_html(&local_name!("section"))));
+        let a = dom
+            .elements()
+            .find(|(_, e)| e.is_html(&local_name!("a")))
+            .map(|(id, _)| id)
+            .expect("a");
+        assert!(dom
+            .ancestors(a)
+            .any(|(_, e)| e.is_html(&local_name!("section"))));
     }
 }

@@ -94,7 +94,12 @@ impl ArenaSink {
     /// The parent of the nearest element named `name` among `from` and its ancestors,
     /// looking at most `max_steps` levels up: where the tree builder's current node most
     /// likely is after `</name>`.
-    pub(super) fn after_closing(&self, from: NodeId, name: &markup5ever::LocalName, max_steps: u32) -> Option<NodeId> {
+    pub(super) fn after_closing(
+        &self,
+        from: NodeId,
+        name: &markup5ever::LocalName,
+        max_steps: u32,
+    ) -> Option<NodeId> {
         let nodes = self.nodes.borrow();
         let mut cur = Some(from);
         for _ in 0..max_steps {
@@ -109,7 +114,6 @@ impl ArenaSink {
         }
         None
     }
-
 
     fn with_nodes<R>(&self, f: impl FnOnce(&mut Vec<Node>) -> R) -> R {
         f(&mut self.nodes.borrow_mut())
@@ -143,7 +147,11 @@ impl ArenaSink {
 fn detach(nodes: &mut [Node], id: NodeId) {
     let (parent, prev, next) = {
         let n = &mut nodes[id.index()];
-        (n.parent.take(), n.prev_sibling.take(), n.next_sibling.take())
+        (
+            n.parent.take(),
+            n.prev_sibling.take(),
+            n.next_sibling.take(),
+        )
     };
     match next {
         Some(next) => nodes[next.index()].prev_sibling = prev,
@@ -227,7 +235,11 @@ impl TreeSink for ArenaSink {
             NodeData::Element(e) => OwnedName(e.name.clone()),
             // The tree builder only asks for names of elements; answer with a name that
             // matches nothing rather than panic.
-            _ => OwnedName(QualName::new(None, markup5ever::ns!(), markup5ever::local_name!(""))),
+            _ => OwnedName(QualName::new(
+                None,
+                markup5ever::ns!(),
+                markup5ever::local_name!(""),
+            )),
         }
     }
 
@@ -270,7 +282,12 @@ impl TreeSink for ArenaSink {
         }
     }
 
-    fn append_doctype_to_document(&self, _name: StrTendril, _public: StrTendril, _system: StrTendril) {
+    fn append_doctype_to_document(
+        &self,
+        _name: StrTendril,
+        _public: StrTendril,
+        _system: StrTendril,
+    ) {
         let id = self.push(NodeData::Doctype);
         self.with_nodes(|nodes| append(nodes, NodeId::DOCUMENT, id));
     }
@@ -292,7 +309,6 @@ impl TreeSink for ArenaSink {
     }
 
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
-
 
     fn append_before_sibling(&self, sibling: &NodeId, child: NodeOrText<NodeId>) {
         let prev = self.nodes.borrow()[sibling.index()].prev_sibling;

@@ -62,10 +62,13 @@ impl<'a> Writer<'a> {
     pub(super) fn node(&mut self, node: &TreeNode, depth: usize, has_children: bool) -> bool {
         let line = match self.opts.format {
             Format::Text => text_line(node, depth, has_children, self.opts),
-            Format::Json => json_line(node, depth, self.opts),
+            Format::Json => json_line(node, depth, has_children, self.opts),
         };
         let cost = self.separator_len() + line.chars().count();
-        let fold_reserve = 1 + fold_line(self.opts.format, depth, usize::MAX).chars().count();
+        // The next line is at most one level deeper; a fold there must still fit.
+        let fold_reserve = 1 + fold_line(self.opts.format, depth + 1, usize::MAX)
+            .chars()
+            .count();
         if self.body_chars + cost + fold_reserve > self.budget {
             return false;
         }
@@ -148,7 +151,12 @@ fn closing(format: Format) -> &'static str {
 }
 
 /// The header: counts as given (`usize::MAX` stands for "as long as it can get").
-fn header(tree: &NodeTree, opts: &RenderOptions, nodes: usize, reasons: &[TruncateReason]) -> String {
+fn header(
+    tree: &NodeTree,
+    opts: &RenderOptions,
+    nodes: usize,
+    reasons: &[TruncateReason],
+) -> String {
     let url = tree
         .url
         .as_deref()
@@ -220,10 +228,24 @@ fn indent(depth: usize) -> String {
 }
 
 /// What a line shows as the node's label: its name, else its own text, cut.
-fn label<'n>(node: &'n TreeNode, opts: &RenderOptions) -> Option<std::borrow::Cow<'n, str>> {
-    node.name
+///
+/// Two labels would only repeat what the lines below say, so they are left out when the node
+/// has children shown: a container's loose text (label words already naming its inputs), and
+/// a row's name (its cells, concatenated).
+fn label<'n>(
+    node: &'n TreeNode,
+    has_children: bool,
+    opts: &RenderOptions,
+) -> Option<std::borrow::Cow<'n, str>> {
+    let name = node
+        .name
         .as_deref()
-        .or(node.text.as_deref())
+        .filter(|_| !(has_children && node.role.as_deref() == Some("row")));
+    let text = node
+        .text
+        .as_deref()
+        .filter(|_| node.ref_.is_some() || !has_children);
+    name.or(text)
         .filter(|l| !l.is_empty())
         .map(|l| truncate_with_ellipsis(l, opts.max_text_per_node))
 }
@@ -255,7 +277,7 @@ fn text_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOpt
     let mut line = indent(depth);
     line.push_str("- ");
     line.push_str(&sanitize_token(node.role.as_deref().unwrap_or("generic")));
-    let label = label(node, opts);
+    let label = label(node, has_children, opts);
     if let Some(l) = &label {
         line.push(' ');
         line.push_str(&quote(l));
@@ -278,7 +300,7 @@ fn text_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOpt
     line
 }
 
-fn json_line(node: &TreeNode, depth: usize, opts: &RenderOptions) -> String {
+fn json_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOptions) -> String {
     #[derive(Serialize)]
     struct Line<'a> {
         depth: usize,
@@ -287,15 +309,15 @@ fn json_line(node: &TreeNode, depth: usize, opts: &RenderOptions) -> String {
         name: Option<&'a str>,
         #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
         ref_: Option<&'a str>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        attrs: Vec<(&'a str, std::borrow::Cow<'a, str>)>,
+        #[serde(skip_serializing_if = "Attrs::is_empty")]
+        attrs: Attrs<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
         level: Option<u32>,
         #[serde(skip_serializing_if = "<[String]>::is_empty")]
         states: &'a [String],
     }
-    let label = label(node, opts);
-    let attrs: Vec<_> = shown_attrs(node, label.as_deref(), opts).collect();
+    let label = label(node, has_children, opts);
+    let attrs = Attrs(shown_attrs(node, label.as_deref(), opts).collect());
     let line = Line {
         depth,
         role: node.role.as_deref().unwrap_or("generic"),
@@ -306,6 +328,26 @@ fn json_line(node: &TreeNode, depth: usize, opts: &RenderOptions) -> String {
         states: &node.states,
     };
     serde_json::to_string(&line).unwrap_or_default()
+}
+
+/// Attributes in display order, serialised as a JSON object.
+struct Attrs<'a>(Vec<(&'a str, std::borrow::Cow<'a, str>)>);
+
+impl Attrs<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Attrs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
 }
 
 /// A double-quoted string in which no page text can end the quote or the line.
@@ -351,7 +393,15 @@ fn sanitize_token(s: &str) -> std::borrow::Cow<'_, str> {
     if s.chars().all(ok) && !s.is_empty() {
         std::borrow::Cow::Borrowed(s)
     } else {
-        let cleaned: String = s.chars().take(64).map(|c| if ok(c) { c } else { '_' }).collect();
-        std::borrow::Cow::Owned(if cleaned.is_empty() { "_".to_string() } else { cleaned })
+        let cleaned: String = s
+            .chars()
+            .take(64)
+            .map(|c| if ok(c) { c } else { '_' })
+            .collect();
+        std::borrow::Cow::Owned(if cleaned.is_empty() {
+            "_".to_string()
+        } else {
+            cleaned
+        })
     }
 }

@@ -57,7 +57,7 @@ impl Default for RenderOptions {
             max_depth: 12,
             max_text_per_node: 200,
             max_attr_value_len: 200,
-            max_siblings: 50,
+            max_siblings: 25,
             include_attrs: DEFAULT_ATTRS.iter().map(|s| s.to_string()).collect(),
             compact: true,
             format: Format::Text,
@@ -238,7 +238,8 @@ pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
             out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));
             break;
         }
-        let has_visible_child = e.depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
+        let has_visible_child =
+            e.depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
         if !out.node(e.node, e.depth, has_visible_child) {
             out.reason(TruncateReason::MaxCharsTotal);
             out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));

@@ -1,1 +1,175 @@
+use super::*;
+use crate::tree::{TreeStats, SCHEMA_VERSION};
 
+fn leaf(role: &str, name: &str, r: usize) -> TreeNode {
+    TreeNode {
+        tag: "x".into(),
+        role: Some(role.into()),
+        name: Some(name.into()),
+        ref_: Some(format!("e{r}")),
+        ..Default::default()
+    }
+}
+
+fn list_tree(items: usize) -> NodeTree {
+    NodeTree {
+        version: SCHEMA_VERSION,
+        url: Some("https://example.com/".into()),
+        title: Some("List".into()),
+        tree: TreeNode {
+            tag: "body".into(),
+            children: vec![TreeNode {
+                tag: "ul".into(),
+                role: Some("list".into()),
+                children: (1..=items)
+                    .map(|i| leaf("listitem", &format!("Item {i}"), i))
+                    .collect(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        stats: TreeStats::default(),
+    }
+}
+
+#[test]
+fn char_budget_is_a_hard_limit_for_every_size() {
+    let tree = list_tree(300);
+    for max in [0, 1, 5, 40, 80, 81, 120, 500, 1000, 5000] {
+        for format in [Format::Text, Format::Json] {
+            let opts = RenderOptions {
+                max_chars_total: max,
+                max_siblings: 1000,
+                max_nodes: 1000,
+                format,
+                ..Default::default()
+            };
+            let r = render(&tree, &opts);
+            assert!(
+                r.text.chars().count() <= max,
+                "{max} {format:?}: {}",
+                r.text.chars().count()
+            );
+            assert_eq!(r.stats.chars_emitted, r.text.chars().count());
+            assert!(r.stats.truncated);
+            assert!(r
+                .stats
+                .truncate_reasons
+                .contains(&TruncateReason::MaxCharsTotal));
+            if format == Format::Json && max >= 200 {
+                serde_json::from_str::<serde_json::Value>(&r.text)
+                    .expect("budgeted JSON stays valid");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_ref_in_the_text_is_in_the_map() {
+    let r = render(&list_tree(20), &RenderOptions::default());
+    let in_text = r.text.matches("[ref=").count();
+    assert_eq!(in_text, r.refs.len());
+    assert!(r.refs.get("e20").is_some());
+}
+
+#[test]
+fn long_runs_fold_into_one_line() {
+    let opts = RenderOptions {
+        max_siblings: 10,
+        ..Default::default()
+    };
+    let r = render(&list_tree(100), &opts);
+    assert!(
+        r.text.ends_with("  - ... (truncated, 90 more items)"),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.stats.truncate_reasons, [TruncateReason::MaxSiblings]);
+    assert_eq!(r.stats.nodes_emitted, 11);
+}
+
+#[test]
+fn node_budget_stops_cleanly() {
+    let opts = RenderOptions {
+        max_nodes: 5,
+        ..Default::default()
+    };
+    let r = render(&list_tree(20), &opts);
+    assert_eq!(r.stats.nodes_emitted, 5);
+    assert!(
+        r.text.ends_with("- ... (truncated, 16 more items)"),
+        "{}",
+        r.text
+    );
+    assert!(r.text.starts_with("[snapshot] url=https://example.com/ title=\"List\" nodes=5 truncated=true reasons=maxNodes"));
+}
+
+#[test]
+fn depth_budget_cuts_deeper_lines() {
+    let opts = RenderOptions {
+        max_depth: 0,
+        ..Default::default()
+    };
+    let r = render(&list_tree(3), &opts);
+    assert_eq!(r.text.lines().count(), 2, "{}", r.text);
+    assert!(
+        r.text.ends_with("\n- list"),
+        "no colon when children are cut: {}",
+        r.text
+    );
+    assert_eq!(r.stats.truncate_reasons, [TruncateReason::MaxDepth]);
+}
+
+#[test]
+fn compact_drops_branches_without_refs() {
+    let mut tree = list_tree(1);
+    tree.tree.children.push(TreeNode {
+        tag: "p".into(),
+        role: Some("paragraph".into()),
+        text: Some("words".into()),
+        ..Default::default()
+    });
+    assert!(!render(&tree, &RenderOptions::default())
+        .text
+        .contains("paragraph"));
+    let full = RenderOptions {
+        compact: false,
+        ..Default::default()
+    };
+    assert!(render(&tree, &full).text.contains("- paragraph \"words\""));
+}
+
+#[test]
+fn page_text_cannot_break_the_line_structure() {
+    let mut tree = list_tree(1);
+    tree.tree.children[0].children[0].name = Some("a\"b\\c\nd\u{2028}e".into());
+    tree.tree.children[0].children[0].role = Some("list item]\n- fake".into());
+    tree.title = Some("t\"\n".into());
+    let r = render(&tree, &RenderOptions::default());
+    assert_eq!(r.text.lines().count(), 3, "{}", r.text);
+    assert!(r.text.contains(r#""a\"b\\c\nd\u{2028}e""#), "{}", r.text);
+}
+
+#[test]
+fn long_labels_and_attrs_are_cut_on_char_boundaries() {
+    let mut tree = list_tree(1);
+    let item = &mut tree.tree.children[0].children[0];
+    item.name = Some("金".repeat(500));
+    item.attrs.insert("href".into(), "/".repeat(1000));
+    let opts = RenderOptions {
+        max_text_per_node: 10,
+        max_attr_value_len: 20,
+        ..Default::default()
+    };
+    let r = render(&tree, &opts);
+    assert!(
+        r.text.contains(&format!("\"{}…\"", "金".repeat(9))),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text.contains(&format!("[href={}…]", "/".repeat(19))),
+        "{}",
+        r.text
+    );
+}

@@ -1,0 +1,168 @@
+//! Every corpus page: a snapshot within budget, refs that resolve, bounded queries, and the
+//! same bytes twice. Runs on the repo's corpus always and on `../shared/corpus` when present.
+
+mod common;
+
+use std::path::Path;
+
+use agent_snapshot::{query, Document, Format, QueryKind, RenderOptions, TreeOptions};
+
+fn refs_in(text: &str) -> Vec<String> {
+    text.match_indices("[ref=")
+        .map(|(i, _)| {
+            let rest = &text[i + 5..];
+            rest[..rest.find(']').expect("closing bracket")].to_string()
+        })
+        .collect()
+}
+
+fn check_page(path: &Path) {
+    let bytes = std::fs::read(path).expect("read");
+    let name = path.display();
+    let tree_opts = TreeOptions::default();
+    let doc = Document::parse_bytes(&bytes, &tree_opts).expect("parse");
+    let budgets = [
+        RenderOptions::default(),
+        RenderOptions {
+            max_chars_total: 600,
+            max_nodes: 15,
+            max_depth: 3,
+            ..Default::default()
+        },
+        RenderOptions {
+            max_chars_total: 3000,
+            compact: false,
+            format: Format::Json,
+            ..Default::default()
+        },
+    ];
+    for opts in &budgets {
+        let snap = doc.snapshot(opts);
+        let chars = snap.text.chars().count();
+        assert!(
+            chars <= opts.max_chars_total,
+            "{name}: {chars} chars > {}",
+            opts.max_chars_total
+        );
+        assert!(snap.stats.nodes_emitted <= opts.max_nodes, "{name}");
+        let shown = match opts.format {
+            Format::Text => refs_in(&snap.text),
+            Format::Json => {
+                let v: serde_json::Value = serde_json::from_str(&snap.text)
+                    .unwrap_or_else(|e| panic!("{name}: budgeted JSON invalid: {e}"));
+                v["lines"]
+                    .as_array()
+                    .expect("lines")
+                    .iter()
+                    .filter_map(|l| l["ref"].as_str().map(String::from))
+                    .collect()
+            }
+        };
+        assert_eq!(shown.len(), snap.refs.len(), "{name}: refs in text vs map");
+        for r in &shown {
+            assert!(doc.resolve(r).is_some(), "{name}: {r} does not resolve");
+            assert!(
+                snap.refs.get(r).is_some(),
+                "{name}: {r} missing from the ref map"
+            );
+        }
+    }
+    // Same input and options, byte-identical output.
+    let again = Document::parse_bytes(&bytes, &tree_opts).expect("parse");
+    assert_eq!(
+        again.tree(),
+        doc.tree(),
+        "{name}: tree differs between runs"
+    );
+    assert_eq!(
+        again.snapshot(&budgets[0]).text,
+        doc.snapshot(&budgets[0]).text,
+        "{name}"
+    );
+    // Queries stay within their limit, on a spread of refs.
+    let step = (doc.ref_count() / 25).max(1);
+    for n in (1..=doc.ref_count()).step_by(step) {
+        let r = format!("e{n}");
+        for kind in [
+            QueryKind::Text,
+            QueryKind::Attrs,
+            QueryKind::OuterHtml,
+            QueryKind::Value,
+        ] {
+            let q = query(&doc, &r, kind, 300);
+            assert!(q.value.chars().count() <= 300, "{name} {r} {kind:?}");
+            assert!(
+                q.error.is_none() || kind == QueryKind::Value,
+                "{name} {r} {kind:?}: {:?}",
+                q.error
+            );
+        }
+    }
+}
+
+#[test]
+fn repo_corpus_pages() {
+    let pages = common::repo_pages();
+    assert!(pages.len() >= 3, "corpus/ should hold the shipped pages");
+    for p in pages {
+        check_page(&p);
+    }
+}
+
+#[test]
+fn shared_corpus_pages() {
+    let Some(pages) = common::shared_pages() else {
+        return;
+    };
+    assert!(!pages.is_empty());
+    for p in &pages {
+        check_page(p);
+    }
+}
+
+#[test]
+fn the_600k_page_keeps_hidden_text_out() {
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html"))
+        .expect("read");
+    assert!(bytes.len() > 550_000, "the generated page is about 600 KB");
+    let doc = Document::parse_bytes(
+        &bytes,
+        &TreeOptions {
+            interactive_only: false,
+            ..Default::default()
+        },
+    )
+    .expect("parse");
+    let big = RenderOptions {
+        max_chars_total: 1_000_000,
+        max_nodes: 100_000,
+        max_siblings: 100_000,
+        max_depth: 100,
+        compact: false,
+        ..Default::default()
+    };
+    let text = doc.snapshot(&big).text;
+    let tree = doc.tree().to_json();
+    for needle in [
+        "IGNORE ALL",
+        "SYSTEM:",
+        "忽略之前",
+        "attacker",
+        "rm -rf",
+        "template link",
+        "Enable JavaScript",
+    ] {
+        assert!(!text.contains(needle), "{needle} leaked into the snapshot");
+        assert!(!tree.contains(needle), "{needle} leaked into the tree");
+    }
+    // And the page's real content is there: login form, search, table, products.
+    for needle in [
+        "textbox \"手机号/邮箱\"",
+        "searchbox \"搜索商品\"",
+        "rowheader \"品牌699\"",
+        "加入购物车",
+        "帮助中心 59",
+    ] {
+        assert!(text.contains(needle), "{needle} missing");
+    }
+}

@@ -1,0 +1,93 @@
+//! Golden files for the rendered text: a format change shows up as a reviewed diff
+//! (`cargo insta review`).
+
+use agent_snapshot::{Document, Format, RenderOptions, TreeOptions};
+
+fn corpus(name: &str) -> Vec<u8> {
+    let path = format!("{}/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn snap(name: &str, tree: &TreeOptions, render: &RenderOptions) -> String {
+    let doc = Document::parse_bytes(&corpus(name), tree).expect("parse");
+    doc.snapshot(render).text
+}
+
+#[test]
+fn gold_price_page() {
+    insta::assert_snapshot!(snap(
+        "gold-price.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+}
+
+#[test]
+fn gold_price_page_all_content_not_compact() {
+    let tree = TreeOptions {
+        interactive_only: false,
+        ..Default::default()
+    };
+    let render = RenderOptions {
+        compact: false,
+        ..Default::default()
+    };
+    insta::assert_snapshot!(snap("gold-price.html", &tree, &render));
+}
+
+#[test]
+fn gold_price_page_folded_siblings() {
+    let render = RenderOptions {
+        max_siblings: 2,
+        ..Default::default()
+    };
+    insta::assert_snapshot!(snap("gold-price.html", &TreeOptions::default(), &render));
+}
+
+#[test]
+fn gold_price_page_char_budget() {
+    let render = RenderOptions {
+        max_chars_total: 400,
+        ..Default::default()
+    };
+    let text = snap("gold-price.html", &TreeOptions::default(), &render);
+    assert!(text.chars().count() <= 400);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn gold_price_page_json() {
+    let render = RenderOptions {
+        format: Format::Json,
+        ..Default::default()
+    };
+    insta::assert_snapshot!(snap("gold-price.html", &TreeOptions::default(), &render));
+}
+
+#[test]
+fn login_page() {
+    insta::assert_snapshot!(snap(
+        "login.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+}
+
+#[test]
+fn shop_600k_page() {
+    insta::assert_snapshot!(snap(
+        "shop-600k.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+}
+
+#[test]
+fn shop_600k_page_small_budget() {
+    let render = RenderOptions {
+        max_chars_total: 2000,
+        max_nodes: 40,
+        ..Default::default()
+    };
+    insta::assert_snapshot!(snap("shop-600k.html", &TreeOptions::default(), &render));
+}
