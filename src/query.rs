@@ -86,7 +86,7 @@ pub struct QueryResult {
 ///
 /// let doc = Document::parse("<a href='/x' title=t>Read <b>more</b></a>", &TreeOptions::default());
 /// let r = query(&doc, "e1", QueryKind::OuterHtml, 12);
-/// assert_eq!(r.value, "<a href=\"/x");
+/// assert_eq!(r.value, "<a href=\"/x\"");
 /// assert!(r.truncated);
 /// assert_eq!(query(&doc, "e1", QueryKind::Text, 100).value, "Read more");
 /// assert!(query(&doc, "e9", QueryKind::Text, 100).error.is_some());
