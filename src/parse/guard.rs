@@ -25,7 +25,7 @@ use html5ever::{local_name, LocalName};
 use markup5ever::TokenizerResult;
 
 use super::sink::ArenaSink;
-use super::{Dom, NodeId};
+use super::{is_void_name, Dom, NodeId};
 
 /// The deepest element the parser opens (Chromium's parser limit).
 pub const MAX_PARSE_DEPTH: u32 = 512;
@@ -90,25 +90,6 @@ impl DepthGuard {
             }
         }
     }
-}
-
-fn is_void_name(name: &LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("area")
-            | local_name!("base")
-            | local_name!("br")
-            | local_name!("col")
-            | local_name!("embed")
-            | local_name!("hr")
-            | local_name!("img")
-            | local_name!("input")
-            | local_name!("link")
-            | local_name!("meta")
-            | local_name!("source")
-            | local_name!("track")
-            | local_name!("wbr")
-    )
 }
 
 impl TokenSink for DepthGuard {

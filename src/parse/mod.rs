@@ -211,30 +211,35 @@ impl Dom {
 }
 
 /// Void elements: never on the stack of open elements, never have children
-/// (<https://html.spec.whatwg.org/multipage/syntax.html#void-elements>).
+/// (<https://html.spec.whatwg.org/multipage/syntax.html#void-elements>, plus the legacy ones
+/// the parser treats the same way).
+pub fn is_void_name(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("area")
+            | local_name!("base")
+            | local_name!("br")
+            | local_name!("col")
+            | local_name!("embed")
+            | local_name!("hr")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("source")
+            | local_name!("track")
+            | local_name!("wbr")
+            | local_name!("basefont")
+            | local_name!("bgsound")
+            | local_name!("frame")
+            | local_name!("keygen")
+            | local_name!("param")
+    )
+}
+
+/// Whether an element is a void HTML element.
 pub fn is_void(el: &Element) -> bool {
-    el.in_html_ns()
-        && matches!(
-            *el.local(),
-            local_name!("area")
-                | local_name!("base")
-                | local_name!("br")
-                | local_name!("col")
-                | local_name!("embed")
-                | local_name!("hr")
-                | local_name!("img")
-                | local_name!("input")
-                | local_name!("link")
-                | local_name!("meta")
-                | local_name!("source")
-                | local_name!("track")
-                | local_name!("wbr")
-                | local_name!("basefont")
-                | local_name!("bgsound")
-                | local_name!("frame")
-                | local_name!("keygen")
-                | local_name!("param")
-        )
+    el.in_html_ns() && is_void_name(el.local())
 }
 
 /// Iterator over the children of a node.
