@@ -83,6 +83,8 @@ struct Building {
     ref_always: bool,
     /// Gets a ref if it ends up with a name or text (content roles).
     ref_if_labelled: bool,
+    /// Only the accessible name counts as a label, not loose text (landmarks).
+    name_only: bool,
 }
 
 enum Work {
@@ -122,6 +124,7 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
         presentational_children: false,
         ref_always: false,
         ref_if_labelled: false,
+        name_only: true,
     }];
     let mut stats = TreeStats {
         dom_nodes: dom.element_count() as u64,
@@ -275,6 +278,9 @@ fn emit(
         Some(Category::Content) => (!opts.interactive_only, true),
         _ => (false, false),
     };
+    // A landmark's loose text is whatever its wrappers did not claim (often a whole article):
+    // it is labelled by its accessible name only.
+    let name_only = matches!(shown_role, "main" | "navigation" | "region" | "article");
     // Keep the tree within MAX_TREE_DEPTH: deeper nodes become siblings of the deepest level.
     let mut parent = parent;
     while nodes[parent].depth + 1 > MAX_TREE_DEPTH {
@@ -293,6 +299,7 @@ fn emit(
         presentational_children: inside_presentational || children_presentational(shown_role),
         ref_always,
         ref_if_labelled,
+        name_only,
     });
     Some(index)
 }
@@ -377,9 +384,17 @@ fn attrs(
         };
         if let Some(v) = value {
             let v = v.trim();
+            // An inline `data:` URL is bytes, not a location: keep its media type only.
+            let v = match v.get(..5) {
+                Some(scheme) if scheme.eq_ignore_ascii_case("data:") => match v.find(',') {
+                    Some(comma) if comma + 1 < v.len() => format!("{}…", &v[..=comma]),
+                    _ => v.to_string(),
+                },
+                _ => v.to_string(),
+            };
             out.insert(
                 name.clone(),
-                truncate_with_ellipsis(v, opts.max_attr_value_len).into_owned(),
+                truncate_with_ellipsis(&v, opts.max_attr_value_len).into_owned(),
             );
         }
     }
@@ -433,7 +448,7 @@ fn assign_refs(nodes: &mut [Building], _opts: &TreeOptions) -> Vec<NodeId> {
     let mut refs = Vec::new();
     for b in nodes.iter_mut() {
         let text = std::mem::replace(&mut b.text, TextBuf::new(0)).finish().0;
-        if !text.is_empty() && b.node.name.as_deref() != Some(text.as_str()) {
+        if !text.is_empty() && !b.name_only && b.node.name.as_deref() != Some(text.as_str()) {
             b.node.text = Some(text);
         }
         let labelled = b.node.name.is_some() || b.node.text.is_some();
@@ -640,6 +655,18 @@ mod tests {
             .expect("li");
         assert_eq!(li.text.as_deref(), Some("Gold ¥580.00/g"));
         assert_eq!(li.children[0].name.as_deref(), Some("buy"));
+    }
+
+    #[test]
+    fn landmarks_are_labelled_by_name_only_and_data_urls_shortened() {
+        let w = walk_html(
+            "<main><div>Long article text</div><a href=x>l</a><img alt=i src='data:image/png;base64,AAAA'></main>",
+            &TreeOptions::default(),
+        );
+        let main = &w.tree.tree.children[0];
+        assert_eq!((main.ref_.as_deref(), main.text.as_deref()), (None, None));
+        let img = &main.children[1];
+        assert_eq!(img.attrs.get("src").map(String::as_str), Some("data:image/png;base64,…"));
     }
 
     #[test]
