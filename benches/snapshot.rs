@@ -29,7 +29,9 @@ fn stages(c: &mut Criterion) {
             black_box(doc.snapshot(&render_opts).text.len())
         })
     });
-    g.bench_function("parse", |b| b.iter(|| black_box(Dom::parse(black_box(&html)).len())));
+    g.bench_function("parse", |b| {
+        b.iter(|| black_box(Dom::parse(black_box(&html)).len()))
+    });
     let dom = Dom::parse(&html);
     let index = Index::build(&dom);
     g.bench_function("walk", |b| {
@@ -45,7 +47,13 @@ fn stages(c: &mut Criterion) {
         .find(|r| query(&doc, r, QueryKind::OuterHtml, 200_000).truncated)
         .unwrap_or_else(|| "e1".to_string());
     g.bench_function("query_outer_html_4000", |b| {
-        b.iter(|| black_box(query(&doc, &body_ref, QueryKind::OuterHtml, 4000).value.len()))
+        b.iter(|| {
+            black_box(
+                query(&doc, &body_ref, QueryKind::OuterHtml, 4000)
+                    .value
+                    .len(),
+            )
+        })
     });
     g.finish();
 }

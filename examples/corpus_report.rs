@@ -21,7 +21,13 @@ fn main() {
     }
     let mut pages: Vec<PathBuf> = dirs
         .iter()
-        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten().map(|e| e.path()))
+        .flat_map(|d| {
+            std::fs::read_dir(d)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+        })
         .filter(|p| p.extension().is_some_and(|x| x == "html"))
         .collect();
     pages.sort();
@@ -30,7 +36,9 @@ fn main() {
     let mut rows = Vec::new();
     println!("page\tbytes\trefs\tnodes_emitted\tchars\treasons");
     for p in &pages {
-        let Ok(bytes) = std::fs::read(p) else { continue };
+        let Ok(bytes) = std::fs::read(p) else {
+            continue;
+        };
         let doc = match Document::parse_bytes(&bytes, &TreeOptions::default()) {
             Ok(d) => d,
             Err(e) => {
@@ -39,15 +47,30 @@ fn main() {
             }
         };
         let snap = doc.snapshot(&opts);
-        let reasons: Vec<&str> = snap.stats.truncate_reasons.iter().map(|r| r.as_str()).collect();
+        let reasons: Vec<&str> = snap
+            .stats
+            .truncate_reasons
+            .iter()
+            .map(|r| r.as_str())
+            .collect();
         if reasons.is_empty() {
             *hits.entry("none".into()).or_default() += 1;
         }
         for r in &reasons {
             *hits.entry((*r).into()).or_default() += 1;
         }
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        println!("{name}\t{}\t{}\t{}\t{}\t{}", bytes.len(), doc.ref_count(), snap.stats.nodes_emitted, snap.stats.chars_emitted, reasons.join(","));
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        println!(
+            "{name}\t{}\t{}\t{}\t{}\t{}",
+            bytes.len(),
+            doc.ref_count(),
+            snap.stats.nodes_emitted,
+            snap.stats.chars_emitted,
+            reasons.join(",")
+        );
         rows.push((doc.ref_count(), name, snap.text));
     }
     println!("\npages: {}", pages.len());

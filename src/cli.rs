@@ -1,7 +1,7 @@
 //! Command-line interface. Parses arguments, reads input, calls the library, writes output.
 //! Nothing here decides what a snapshot contains.
 
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -29,6 +29,9 @@ enum Command {
     Snapshot(SnapshotArgs),
     /// Answer a bounded question about one ref of a page.
     Query(QueryArgs),
+    /// Role, name, description and hidden state for JSON-lines cases on stdin
+    /// ({"id", "html", "selector"} in, {"id", "role", "name", "description", "hidden"} out).
+    Probe,
 }
 
 #[derive(Args)]
@@ -142,6 +145,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Snapshot(args) => snapshot(&args),
         Command::Query(args) => query_cmd(&args),
+        Command::Probe => probe(),
     };
     match result {
         Ok(()) => 0,
@@ -225,4 +229,26 @@ fn query_cmd(args: &QueryArgs) -> Result<(), CliError> {
         ))),
         None => Ok(()),
     }
+}
+
+fn probe() -> Result<(), CliError> {
+    let stdin = io::stdin().lock();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for (n, line) in stdin.split(b'\n').enumerate() {
+        let line = line.map_err(|source| CliError::Read {
+            path: "standard input".to_string(),
+            source,
+        })?;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let mut result = agent_snapshot::probe::probe_line(&text);
+        if let Some(e) = &mut result.error {
+            *e = format!("line {}: {e}", n + 1);
+        }
+        let json = serde_json::to_string(&result).map_err(|e| CliError::Query(e.to_string()))?;
+        writeln!(out, "{json}").map_err(CliError::Write)?;
+    }
+    out.flush().map_err(CliError::Write)
 }

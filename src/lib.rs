@@ -49,6 +49,7 @@ pub mod aria;
 pub mod document;
 pub mod error;
 pub mod parse;
+pub mod probe;
 pub mod query;
 pub mod render;
 pub mod text;

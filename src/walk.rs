@@ -666,7 +666,10 @@ mod tests {
         let main = &w.tree.tree.children[0];
         assert_eq!((main.ref_.as_deref(), main.text.as_deref()), (None, None));
         let img = &main.children[1];
-        assert_eq!(img.attrs.get("src").map(String::as_str), Some("data:image/png;base64,…"));
+        assert_eq!(
+            img.attrs.get("src").map(String::as_str),
+            Some("data:image/png;base64,…")
+        );
     }
 
     #[test]

@@ -96,7 +96,7 @@ impl<'a> Names<'a> {
             include_hidden: false,
         };
         // 2B: aria-labelledby, from the root only.
-        if let Some(text) = self.labelledby(el, &local_name!("aria-labelledby")) {
+        if let Some(text) = self.labelledby(id, el, &local_name!("aria-labelledby")) {
             return text;
         }
         // 2D: aria-label.
@@ -131,7 +131,7 @@ impl<'a> Names<'a> {
         let Some(el) = self.dom.element(id) else {
             return String::new();
         };
-        if let Some(text) = self.labelledby(el, &local_name!("aria-describedby")) {
+        if let Some(text) = self.labelledby(id, el, &local_name!("aria-describedby")) {
             return text;
         }
         if let Some(d) = el.attr(&local_name!("aria-description")) {
@@ -154,7 +154,12 @@ impl<'a> Names<'a> {
 
     /// 2B: the referenced elements' text alternatives, joined with spaces. `None` when there
     /// is no valid IDREF or the result is empty (then the later steps apply, as in browsers).
-    fn labelledby(&self, el: &Element, attr: &html5ever::LocalName) -> Option<String> {
+    fn labelledby(
+        &self,
+        named: NodeId,
+        el: &Element,
+        attr: &html5ever::LocalName,
+    ) -> Option<String> {
         let ids = el.attr(attr)?;
         let mut buf = TextBuf::new(self.limit);
         for idref in ids.split_ascii_whitespace() {
@@ -167,8 +172,10 @@ impl<'a> Names<'a> {
             buf.boundary();
             // The referenced node is computed even when hidden (2A), and then its hidden
             // descendants count too.
+            // The root stays the element being named: a referenced control other than it
+            // contributes its value (2C).
             let ctx = Ctx {
-                root: target,
+                root: named,
                 in_reference: true,
                 include_hidden: hidden::is_hidden(self.dom, target).is_some(),
             };
@@ -202,7 +209,7 @@ impl<'a> Names<'a> {
     fn element_step(&self, id: NodeId, el: &Element, ctx: Ctx) -> Step {
         // 2B: a descendant's own aria-labelledby, unless already inside a reference.
         if !ctx.in_reference {
-            if let Some(text) = self.labelledby(el, &local_name!("aria-labelledby")) {
+            if let Some(text) = self.labelledby(id, el, &local_name!("aria-labelledby")) {
                 return Step::Text(text);
             }
         }
@@ -462,10 +469,18 @@ impl<'a> Names<'a> {
             .ancestors(id)
             .find(|(_, e)| e.is_html(&local_name!("label")))
         {
-            let for_other = label_el
-                .attr(&local_name!("for"))
-                .is_some_and(|f| Some(f) != el.attr(&local_name!("id")));
-            if !for_other && !labels.contains(&wrapping) {
+            // A label without `for` labels its first labelable descendant only
+            // (<https://html.spec.whatwg.org/multipage/forms.html#labeled-control>).
+            let labels_this = match label_el.attr(&local_name!("for")) {
+                Some(f) => Some(f) == el.attr(&local_name!("id")),
+                None => {
+                    self.dom
+                        .descendants(wrapping)
+                        .find(|&d| self.dom.element(d).is_some_and(is_labelable))
+                        == Some(id)
+                }
+            };
+            if labels_this && !labels.contains(&wrapping) {
                 labels.push(wrapping);
             }
         }
@@ -610,6 +625,21 @@ impl<'a> Names<'a> {
         }
         stack[start..].reverse();
     }
+}
+
+/// Labelable elements (<https://html.spec.whatwg.org/multipage/forms.html#category-label>).
+fn is_labelable(el: &Element) -> bool {
+    el.in_html_ns()
+        && match *el.local() {
+            local_name!("input") => input_type(el) != "hidden",
+            local_name!("button")
+            | local_name!("meter")
+            | local_name!("output")
+            | local_name!("progress")
+            | local_name!("select")
+            | local_name!("textarea") => true,
+            _ => false,
+        }
 }
 
 /// aria-label, trimmed; `None` when absent or blank (2D).

@@ -213,7 +213,30 @@ pub fn has_global_aria_attr(el: &Element) -> bool {
 
 /// Whether the element can take focus: natively focusable, or with a `tabindex`
 /// (<https://html.spec.whatwg.org/multipage/interaction.html#focusable-area>).
-pub fn is_focusable(el: &Element) -> bool {
+pub fn is_focusable(dom: &Dom, id: NodeId, el: &Element) -> bool {
+    if el.is_html(&local_name!("summary")) && !el.has_attr(&local_name!("tabindex")) {
+        return is_details_summary(dom, id);
+    }
+    is_focusable_element(el)
+}
+
+/// Whether a `<summary>` is the summary of its parent `<details>` (its first summary child),
+/// the only case in which it is interactive
+/// (<https://html.spec.whatwg.org/multipage/interactive-elements.html#summary-for-its-parent-details>).
+pub fn is_details_summary(dom: &Dom, id: NodeId) -> bool {
+    let Some(parent) = dom.node(id).parent else {
+        return false;
+    };
+    dom.element(parent)
+        .is_some_and(|p| p.is_html(&local_name!("details")))
+        && dom.children(parent).find(|&c| {
+            dom.element(c)
+                .is_some_and(|e| e.is_html(&local_name!("summary")))
+        }) == Some(id)
+}
+
+/// [`is_focusable`] for everything but `<summary>`, which needs its parent.
+fn is_focusable_element(el: &Element) -> bool {
     if !el.in_html_ns() {
         return el.has_attr(&local_name!("tabindex"));
     }
@@ -309,7 +332,7 @@ pub fn role(dom: &Dom, id: NodeId) -> Option<&'static str> {
         match explicit {
             // §9.3: presentation/none is ignored on focusable elements and on elements with
             // global ARIA attributes; the implicit role applies instead.
-            "none" | "presentation" if is_focusable(el) || has_global_aria_attr(el) => {}
+            "none" | "presentation" if is_focusable(dom, id, el) || has_global_aria_attr(el) => {}
             "generic" => return None,
             _ => return Some(explicit),
         }
@@ -387,8 +410,8 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         }
         local_name!("hr") => "separator",
         local_name!("html") => "document",
-        local_name!("img") => return img_role(el),
-        local_name!("input") => return input_role(el),
+        local_name!("img") => return img_role(dom, id, el),
+        local_name!("input") => return input_role(dom, el),
         local_name!("ins") => "insertion",
         local_name!("li") => {
             // Required owned elements of a presentational list lose their role.
@@ -428,7 +451,7 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         local_name!("strong") => "strong",
         local_name!("sub") => "subscript",
         local_name!("sup") => "superscript",
-        local_name!("summary") => "button",
+        local_name!("summary") => is_details_summary(dom, id).then_some("button")?,
         local_name!("table") => "table",
         local_name!("tbody") | local_name!("thead") | local_name!("tfoot") => {
             return within_presentational_table(dom, id, "rowgroup")
@@ -461,10 +484,10 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
 
 /// `img`: presentation when `alt=""`, unless focusable or globally ARIA-attributed
 /// (html-aam "img with alt=''" row; ARIA §9.3).
-fn img_role(el: &Element) -> Option<&'static str> {
+fn img_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str> {
     match el.attr(&local_name!("alt")) {
         Some("")
-            if !is_focusable(el)
+            if !is_focusable(dom, id, el)
                 && !has_global_aria_attr(el)
                 && !el.has_attr(&local_name!("title")) =>
         {
@@ -475,8 +498,13 @@ fn img_role(el: &Element) -> Option<&'static str> {
 }
 
 /// `input` by type (<https://w3c.github.io/html-aam/#el-input-button> and following rows).
-fn input_role(el: &Element) -> Option<&'static str> {
-    let has_list = el.has_attr(&local_name!("list"));
+fn input_role(dom: &Dom, el: &Element) -> Option<&'static str> {
+    // A suggestions list makes a combobox only when `list` names a <datalist>.
+    let has_list = el.attr(&local_name!("list")).is_some_and(|list| {
+        dom.elements().any(|(_, e)| {
+            e.attr(&local_name!("id")) == Some(list) && e.is_html(&local_name!("datalist"))
+        })
+    });
     Some(match input_type(el) {
         "button" | "image" | "reset" | "submit" => "button",
         "checkbox" => "checkbox",
@@ -512,15 +540,8 @@ fn header_cell_role(dom: &Dom, id: NodeId, el: &Element) -> &'static str {
             return "columnheader";
         }
     }
-    // Without scope: a header in a row whose other cells are all headers, or in a thead, is a
-    // column header; a header followed by data cells in its row is a row header.
-    let in_thead = el_parent(dom, id)
-        .and_then(|row| el_parent(dom, row))
-        .and_then(|g| dom.element(g))
-        .is_some_and(|g| g.is_html(&local_name!("thead")));
-    if in_thead {
-        return "columnheader";
-    }
+    // Without scope (Chromium's rule): a header that shares its row with data cells heads
+    // that row; otherwise it heads its column.
     let has_td_sibling = el_parent(dom, id).is_some_and(|row| {
         dom.children(row)
             .filter_map(|c| dom.element(c))

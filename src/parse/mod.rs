@@ -11,6 +11,7 @@
 
 pub mod encoding;
 mod guard;
+pub mod select;
 mod sink;
 
 use std::num::NonZeroU32;

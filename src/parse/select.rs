@@ -1,0 +1,417 @@
+//! CSS selectors over the arena, with the `selectors` crate (Servo's matching engine).
+//!
+//! Supports what the crate supports: type, id, class and attribute selectors, combinators,
+//! `:root`, `:nth-child()` and friends, `:not()`, `:is()`, `:where()`, `:has()`. There are no
+//! dynamic pseudo-classes (`:hover`…) offline.
+
+use std::fmt;
+
+use cssparser::ToCss;
+use html5ever::{local_name, LocalName, Namespace};
+use precomputed_hash::PrecomputedHash;
+use selectors::attr::{AttrSelectorOperation, CaseSensitivity, NamespaceConstraint};
+use selectors::bloom::BloomFilter;
+use selectors::context::{
+    MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode,
+    SelectorCaches,
+};
+use selectors::matching::{matches_selector, ElementSelectorFlags};
+use selectors::parser::{self, ParseRelative, SelectorList, SelectorParseErrorKind};
+use selectors::OpaqueElement;
+
+use super::{Dom, NodeData, NodeId};
+
+/// A parsed selector list (`a, button.primary`).
+#[derive(Debug, Clone)]
+pub struct Selector(SelectorList<Impl>);
+
+/// A selector that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid CSS selector {selector:?}: {reason}")]
+pub struct SelectorError {
+    pub selector: String,
+    pub reason: String,
+}
+
+impl Selector {
+    /// Parses a selector list.
+    pub fn parse(css: &str) -> Result<Selector, SelectorError> {
+        let mut parser = cssparser::Parser::new(css);
+        SelectorList::parse(&SelectorParser, &mut parser, ParseRelative::No)
+            .map(Selector)
+            .map_err(|e| SelectorError {
+                selector: css.to_string(),
+                reason: format!("{:?}", e.kind),
+            })
+    }
+
+    /// Whether the element `id` matches.
+    pub fn matches(&self, dom: &Dom, id: NodeId) -> bool {
+        let Some(el) = ElementRef::new(dom, id) else {
+            return false;
+        };
+        let mut caches = SelectorCaches::default();
+        let mut ctx = MatchingContext::new(
+            MatchingMode::Normal,
+            None,
+            &mut caches,
+            QuirksMode::NoQuirks,
+            NeedsSelectorFlags::No,
+            MatchingForInvalidation::No,
+        );
+        self.0
+            .slice()
+            .iter()
+            .any(|s| matches_selector(s, 0, None, el, &mut ctx))
+    }
+
+    /// The first matching element in document order.
+    pub fn first(&self, dom: &Dom) -> Option<NodeId> {
+        dom.elements()
+            .map(|(id, _)| id)
+            .find(|&id| self.matches(dom, id))
+    }
+}
+
+/// An element of the arena as the matching engine sees it.
+#[derive(Clone, Copy)]
+struct ElementRef<'a> {
+    dom: &'a Dom,
+    id: NodeId,
+}
+
+impl fmt::Debug for ElementRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ElementRef({:?})", self.id)
+    }
+}
+
+impl<'a> ElementRef<'a> {
+    fn new(dom: &'a Dom, id: NodeId) -> Option<ElementRef<'a>> {
+        dom.element(id).map(|_| ElementRef { dom, id })
+    }
+
+    fn el(&self) -> &'a super::Element {
+        match &self.dom.node(self.id).data {
+            NodeData::Element(e) => e,
+            // Constructed only for elements (see `new`).
+            _ => unreachable!("ElementRef always points at an element"),
+        }
+    }
+
+    fn sibling_element(&self, next: bool) -> Option<ElementRef<'a>> {
+        let step = |id: NodeId| {
+            let n = self.dom.node(id);
+            if next {
+                n.next_sibling
+            } else {
+                n.prev_sibling
+            }
+        };
+        let mut cur = step(self.id);
+        while let Some(id) = cur {
+            if let Some(e) = ElementRef::new(self.dom, id) {
+                return Some(e);
+            }
+            cur = step(id);
+        }
+        None
+    }
+}
+
+impl selectors::Element for ElementRef<'_> {
+    type Impl = Impl;
+
+    fn opaque(&self) -> OpaqueElement {
+        OpaqueElement::new(self.dom.node(self.id))
+    }
+
+    fn parent_element(&self) -> Option<Self> {
+        self.dom
+            .node(self.id)
+            .parent
+            .and_then(|p| ElementRef::new(self.dom, p))
+    }
+
+    fn parent_node_is_shadow_root(&self) -> bool {
+        false
+    }
+
+    fn containing_shadow_host(&self) -> Option<Self> {
+        None
+    }
+
+    fn is_pseudo_element(&self) -> bool {
+        false
+    }
+
+    fn prev_sibling_element(&self) -> Option<Self> {
+        self.sibling_element(false)
+    }
+
+    fn next_sibling_element(&self) -> Option<Self> {
+        self.sibling_element(true)
+    }
+
+    fn first_element_child(&self) -> Option<Self> {
+        self.dom
+            .children(self.id)
+            .find_map(|c| ElementRef::new(self.dom, c))
+    }
+
+    fn is_html_element_in_html_document(&self) -> bool {
+        self.el().in_html_ns()
+    }
+
+    fn has_local_name(&self, name: &CssName) -> bool {
+        self.el().name.local == name.0
+    }
+
+    fn has_namespace(&self, ns: &Namespace) -> bool {
+        self.el().name.ns == *ns
+    }
+
+    fn is_same_type(&self, other: &Self) -> bool {
+        self.el().name == other.el().name
+    }
+
+    fn attr_matches(
+        &self,
+        ns: &NamespaceConstraint<&Namespace>,
+        local_name: &CssName,
+        operation: &AttrSelectorOperation<&CssString>,
+    ) -> bool {
+        self.el().attrs.iter().any(|a| {
+            let ns_ok = match ns {
+                NamespaceConstraint::Any => true,
+                NamespaceConstraint::Specific(n) => a.name.ns == **n,
+            };
+            ns_ok && a.name.local == local_name.0 && operation.eval_str(&a.value)
+        })
+    }
+
+    fn match_non_ts_pseudo_class(
+        &self,
+        pc: &NonTsPseudoClass,
+        _: &mut MatchingContext<Impl>,
+    ) -> bool {
+        match *pc {}
+    }
+
+    fn match_pseudo_element(&self, pe: &PseudoElement, _: &mut MatchingContext<Impl>) -> bool {
+        match *pe {}
+    }
+
+    fn apply_selector_flags(&self, _flags: ElementSelectorFlags) {}
+
+    fn is_link(&self) -> bool {
+        let el = self.el();
+        el.in_html_ns()
+            && matches!(
+                *el.local(),
+                local_name!("a") | local_name!("area") | local_name!("link")
+            )
+            && el.has_attr(&local_name!("href"))
+    }
+
+    fn is_html_slot_element(&self) -> bool {
+        self.el().is_html(&local_name!("slot"))
+    }
+
+    fn has_id(&self, id: &CssName, case: CaseSensitivity) -> bool {
+        self.el()
+            .attr(&local_name!("id"))
+            .is_some_and(|v| case.eq(v.as_bytes(), id.0.as_bytes()))
+    }
+
+    fn has_class(&self, name: &CssName, case: CaseSensitivity) -> bool {
+        self.el().attr(&local_name!("class")).is_some_and(|v| {
+            v.split_ascii_whitespace()
+                .any(|c| case.eq(c.as_bytes(), name.0.as_bytes()))
+        })
+    }
+
+    fn has_custom_state(&self, _name: &CssName) -> bool {
+        false
+    }
+
+    fn imported_part(&self, _name: &CssName) -> Option<CssName> {
+        None
+    }
+
+    fn is_part(&self, _name: &CssName) -> bool {
+        false
+    }
+
+    fn is_empty(&self) -> bool {
+        self.dom
+            .children(self.id)
+            .all(|c| match &self.dom.node(c).data {
+                NodeData::Element(_) => false,
+                NodeData::Text(t) => t.is_empty(),
+                _ => true,
+            })
+    }
+
+    fn is_root(&self) -> bool {
+        self.dom.node(self.id).parent == Some(NodeId::DOCUMENT)
+    }
+
+    fn add_element_unique_hashes(&self, _filter: &mut BloomFilter) -> bool {
+        false
+    }
+}
+
+/// The selector implementation: html5ever's interned names, no pseudo-classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Impl;
+
+impl parser::SelectorImpl for Impl {
+    type ExtraMatchingData<'a> = ();
+    type AttrValue = CssString;
+    type Identifier = CssName;
+    type LocalName = CssName;
+    type NamespacePrefix = CssName;
+    type NamespaceUrl = Namespace;
+    type BorrowedNamespaceUrl = Namespace;
+    type BorrowedLocalName = CssName;
+    type NonTSPseudoClass = NonTsPseudoClass;
+    type PseudoElement = PseudoElement;
+}
+
+struct SelectorParser;
+
+impl<'i> parser::Parser<'i> for SelectorParser {
+    type Impl = Impl;
+    type Error = SelectorParseErrorKind;
+
+    fn parse_is_and_where(&self) -> bool {
+        true
+    }
+
+    fn parse_has(&self) -> bool {
+        true
+    }
+
+    fn parse_nth_child_of(&self) -> bool {
+        true
+    }
+
+    fn default_namespace(&self) -> Option<Namespace> {
+        None
+    }
+}
+
+/// An attribute value in a selector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CssString(String);
+
+impl From<&str> for CssString {
+    fn from(s: &str) -> Self {
+        CssString(s.to_string())
+    }
+}
+
+impl AsRef<str> for CssString {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl ToCss for CssString {
+    fn to_css<W: fmt::Write>(&self, dest: &mut W) -> fmt::Result {
+        cssparser::serialize_string(&self.0, dest)
+    }
+}
+
+/// An interned name in a selector.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CssName(LocalName);
+
+impl From<&str> for CssName {
+    fn from(s: &str) -> Self {
+        CssName(LocalName::from(s))
+    }
+}
+
+impl ToCss for CssName {
+    fn to_css<W: fmt::Write>(&self, dest: &mut W) -> fmt::Result {
+        dest.write_str(&self.0)
+    }
+}
+
+impl PrecomputedHash for CssName {
+    fn precomputed_hash(&self) -> u32 {
+        self.0.precomputed_hash()
+    }
+}
+
+/// No non-tree-structural pseudo-classes offline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NonTsPseudoClass {}
+
+impl parser::NonTSPseudoClass for NonTsPseudoClass {
+    fn is_active_or_hover(&self) -> bool {
+        false
+    }
+    fn is_user_action_state(&self) -> bool {
+        false
+    }
+}
+
+impl ToCss for NonTsPseudoClass {
+    fn to_css<W: fmt::Write>(&self, _dest: &mut W) -> fmt::Result {
+        match *self {}
+    }
+}
+
+/// No pseudo-elements offline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PseudoElement {}
+
+impl parser::PseudoElement for PseudoElement {}
+
+impl ToCss for PseudoElement {
+    fn to_css<W: fmt::Write>(&self, _dest: &mut W) -> fmt::Result {
+        match *self {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_tag(html: &str, css: &str) -> Option<String> {
+        let dom = Dom::parse(html);
+        let sel = Selector::parse(css).expect("selector");
+        sel.first(&dom).and_then(|id| {
+            dom.element(id)
+                .map(|e| format!("{}#{}", e.local(), e.attr(&local_name!("id")).unwrap_or("")))
+        })
+    }
+
+    #[test]
+    fn structural_selectors() {
+        let html = "<div id=a><p id=b></p><span id=c></span><span id=d></span></div>";
+        assert_eq!(
+            first_tag(
+                html,
+                ":root > body:nth-child(2) > div:nth-child(1) > span:nth-child(3)"
+            )
+            .as_deref(),
+            Some("span#d")
+        );
+        assert_eq!(first_tag(html, "#c").as_deref(), Some("span#c"));
+        assert_eq!(first_tag(html, "[id=d]").as_deref(), Some("span#d"));
+        assert_eq!(first_tag(html, "div > :not(p)").as_deref(), Some("span#c"));
+        assert_eq!(first_tag(html, ":root").as_deref(), Some("html#"));
+        assert_eq!(first_tag(html, "div:has(> p)").as_deref(), Some("div#a"));
+        assert!(first_tag(html, "table").is_none());
+    }
+
+    #[test]
+    fn bad_selectors_are_errors() {
+        let err = Selector::parse("div >> ").unwrap_err();
+        assert!(err.to_string().contains("div >>"));
+    }
+}
