@@ -77,7 +77,7 @@ fn main() {
     for (reason, n) in &hits {
         println!("budget {reason}: {n} pages");
     }
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
     for (refs, name, text) in rows.iter().take(top) {
         println!("\n== {name}: {refs} refs");
         for line in text.lines().take(14) {

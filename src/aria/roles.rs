@@ -719,7 +719,10 @@ mod tests {
         assert_eq!(role_of("<img data-t alt='' tabindex=0>"), Some("img"));
         assert_eq!(role_of("<select data-t multiple>"), Some("listbox"));
         assert_eq!(role_of("<select data-t size=1>"), Some("combobox"));
-        assert_eq!(role_of("<input data-t list=l>"), Some("combobox"));
+        assert_eq!(role_of("<input data-t list=l><datalist id=l>"), Some("combobox"));
+        assert_eq!(role_of("<input data-t list=l><div id=l>"), Some("textbox"));
+        assert_eq!(role_of("<details><summary data-t>s</summary></details>"), Some("button"));
+        assert_eq!(role_of("<summary data-t>s</summary>"), None);
         assert_eq!(role_of("<input data-t type=search>"), Some("searchbox"));
         assert_eq!(
             role_of("<table><tr><th data-t scope=row>"),
