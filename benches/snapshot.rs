@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use agent_snapshot::aria::name::Index;
+use agent_snapshot::aria::Index;
 use agent_snapshot::parse::Dom;
 use agent_snapshot::walk::walk;
 use agent_snapshot::{query, render, Document, QueryKind, RenderOptions, TreeOptions};

@@ -1,6 +1,6 @@
 //! The parsed page with its node tree: what the CLI, queries and tools hold on to.
 
-use crate::aria::name::Index;
+use crate::aria::Index;
 use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};

@@ -9,8 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::aria::hidden::is_hidden;
-use crate::aria::name::{Index, Names};
+use crate::aria::name::Names;
 use crate::aria::roles::role;
+use crate::aria::Index;
 use crate::parse::select::Selector;
 use crate::parse::Dom;
 
@@ -77,7 +78,7 @@ pub fn probe_line(line: &str) -> ProbeResult {
     };
     let index = Index::build(&dom);
     let names = Names::new(&dom, &index, PROBE_TEXT_LIMIT);
-    let r = role(&dom, target);
+    let r = role(&dom, &index, target);
     result.role = r.unwrap_or("").to_string();
     result.name = names.name(target, r);
     result.description = names.description(target, &result.name);

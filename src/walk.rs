@@ -9,8 +9,9 @@
 use html5ever::local_name;
 
 use crate::aria::hidden::{closed_details_summary, subtree_hidden, visibility_hidden};
-use crate::aria::name::{is_block, Index, Names};
+use crate::aria::name::{is_block, Names};
 use crate::aria::roles::{self, category, Category};
+use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf};
 use crate::tree::{NodeTree, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION};
@@ -237,7 +238,7 @@ fn emit(
     parent: usize,
     nodes: &mut Vec<Building>,
 ) -> Option<usize> {
-    let mut role = roles::role(dom, id);
+    let mut role = roles::role(dom, names.index(), id);
     if matches!(role, Some("none" | "presentation")) {
         role = None;
     }

@@ -131,9 +131,21 @@ fn never_rendered(el: &Element) -> bool {
         | local_name!("source")
         | local_name!("track")
         | local_name!("noframes")
-        | local_name!("noembed") => true,
+        | local_name!("noembed")
+        // Ruby annotations: `rp` is display:none in the UA stylesheet, and Chromium leaves
+        // `rt` pronunciation text out of names (前<rt>まえ</rt> reads 前).
+        | local_name!("rp")
+        | local_name!("rt") => true,
         _ => false,
     }
+}
+
+/// Whether an `aria-hidden` value hides. ARIA says only `true` does, but Chromium hides for
+/// any value but `false` and `undefined` (pages ship `aria-hidden="List: $159.99"`), and the
+/// snapshot must not show what a browser's accessibility tree leaves out.
+fn aria_hidden_value(v: &str) -> bool {
+    let v = v.trim();
+    !(v.is_empty() || v.eq_ignore_ascii_case("false") || v.eq_ignore_ascii_case("undefined"))
 }
 
 /// Why the subtree of `el` is hidden, ignoring ancestors and inherited visibility.
@@ -143,7 +155,7 @@ pub fn subtree_hidden(el: &Element) -> Option<HiddenReason> {
     }
     if el
         .attr(&local_name!("aria-hidden"))
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        .is_some_and(aria_hidden_value)
     {
         return Some(HiddenReason::AriaHidden);
     }
@@ -309,5 +321,11 @@ mod tests {
         );
         assert_eq!(hidden("<dialog open><a data-t>x</a></dialog>"), None);
         assert_eq!(hidden("<div aria-hidden=false><a data-t>x</a></div>"), None);
+        assert_eq!(hidden("<div aria-hidden=''><a data-t>x</a></div>"), None);
+        assert_eq!(
+            hidden("<div aria-hidden='List: $1'><a data-t>x</a></div>"),
+            Some(HiddenReason::AriaHidden),
+            "Chromium hides on any value but false"
+        );
     }
 }

@@ -10,3 +10,56 @@
 pub mod hidden;
 pub mod name;
 pub mod roles;
+
+use std::collections::{HashMap, HashSet};
+
+use html5ever::local_name;
+
+use crate::parse::{Dom, NodeId};
+
+/// Lookup tables built once per document in one pass: ids, `label for=` targets, datalists
+/// and which tables are layout tables.
+#[derive(Debug, Default)]
+pub struct Index {
+    ids: HashMap<Box<str>, NodeId>,
+    labels_for: HashMap<Box<str>, Vec<NodeId>>,
+    layout_tables: HashSet<NodeId>,
+}
+
+impl Index {
+    /// Scans the document once (tables: once more over their own rows).
+    pub fn build(dom: &Dom) -> Index {
+        let mut index = Index::default();
+        for (id, el) in dom.elements() {
+            if let Some(v) = el.attr(&local_name!("id")) {
+                // First element with an id wins, as getElementById does.
+                index.ids.entry(v.into()).or_insert(id);
+            }
+            if el.is_html(&local_name!("label")) {
+                if let Some(target) = el.attr(&local_name!("for")) {
+                    index.labels_for.entry(target.into()).or_default().push(id);
+                }
+            }
+            if el.is_html(&local_name!("table")) && roles::is_layout_table(dom, id, el) {
+                index.layout_tables.insert(id);
+            }
+        }
+        index
+    }
+
+    /// The element with this id.
+    pub fn by_id(&self, id: &str) -> Option<NodeId> {
+        self.ids.get(id).copied()
+    }
+
+    /// The `<label for=id>` elements, in document order.
+    pub fn labels_for(&self, id: &str) -> &[NodeId] {
+        self.labels_for.get(id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether a `<table>` is laid out rather than holding data (see
+    /// [`roles::is_layout_table`]).
+    pub fn is_layout_table(&self, table: NodeId) -> bool {
+        self.layout_tables.contains(&table)
+    }
+}

@@ -10,45 +10,13 @@
 //! into a [`TextBuf`] with a character limit and stops as soon as it is full, so a megabyte of
 //! referenced text costs no more than the limit.
 
-use std::collections::HashMap;
-
 use html5ever::{local_name, ns};
 
 use super::hidden::{self, closed_details_summary, style_of, subtree_hidden, visibility_hidden};
 use super::roles::{self, allows_name_from_content, input_type, is_range, prohibits_naming};
+use super::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::text::{normalize, TextBuf};
-
-/// Lookup tables built once per document: ids and `label for=` targets.
-#[derive(Debug, Default)]
-pub struct Index {
-    ids: HashMap<Box<str>, NodeId>,
-    labels_for: HashMap<Box<str>, Vec<NodeId>>,
-}
-
-impl Index {
-    /// Scans the document once.
-    pub fn build(dom: &Dom) -> Index {
-        let mut index = Index::default();
-        for (id, el) in dom.elements() {
-            if let Some(v) = el.attr(&local_name!("id")) {
-                // First element with an id wins, as getElementById does.
-                index.ids.entry(v.into()).or_insert(id);
-            }
-            if el.is_html(&local_name!("label")) {
-                if let Some(target) = el.attr(&local_name!("for")) {
-                    index.labels_for.entry(target.into()).or_default().push(id);
-                }
-            }
-        }
-        index
-    }
-
-    /// The element with this id.
-    pub fn by_id(&self, id: &str) -> Option<NodeId> {
-        self.ids.get(id).copied()
-    }
-}
 
 /// How the current node is being reached.
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +48,11 @@ impl<'a> Names<'a> {
     /// `limit` caps every name, in characters.
     pub fn new(dom: &'a Dom, index: &'a Index, limit: usize) -> Names<'a> {
         Names { dom, index, limit }
+    }
+
+    /// The document's lookup tables.
+    pub fn index(&self) -> &'a Index {
+        self.index
     }
 
     /// The accessible name of an element with the given computed role.
@@ -213,7 +186,7 @@ impl<'a> Names<'a> {
                 return Step::Text(text);
             }
         }
-        let role = roles::role(self.dom, id);
+        let role = roles::role(self.dom, self.index, id);
         // 2C: a control embedded in the label of another widget contributes its value,
         // ahead of its aria-label (accname#64: what every browser does).
         if id != ctx.root {
@@ -229,7 +202,7 @@ impl<'a> Names<'a> {
         // natives (fieldset legend, table caption) are read as content here, which keeps the
         // call depth bounded.
         if !matches!(role, Some("none" | "presentation")) {
-            if let Some(text) = self.native_leaf(el) {
+            if let Some(text) = self.native_leaf(id, el) {
                 if !text.is_empty() {
                     return Step::Text(text);
                 }
@@ -349,18 +322,7 @@ impl<'a> Names<'a> {
             local_name!("input") => {
                 let t = input_type(el);
                 match t {
-                    "button" | "submit" | "reset" => {
-                        // html-aam: value, then the localised default for submit/reset.
-                        let value = el.attr(&local_name!("value")).map(normalize);
-                        match value {
-                            Some(v) if !v.is_empty() => Some(v),
-                            _ => match t {
-                                "submit" => Some("Submit".to_string()),
-                                "reset" => Some("Reset".to_string()),
-                                _ => None,
-                            },
-                        }
-                    }
+                    "button" | "submit" | "reset" => button_value(el, t),
                     "image" => self
                         .labels(id, el, ctx)
                         .or_else(|| non_empty_attr(el, &local_name!("alt")))
@@ -390,21 +352,17 @@ impl<'a> Names<'a> {
     }
 
     /// 2E for descendants met inside a traversal: only leaf alternatives.
-    fn native_leaf(&self, el: &Element) -> Option<String> {
+    fn native_leaf(&self, id: NodeId, el: &Element) -> Option<String> {
+        if el.name.ns == ns!(svg) && el.name.local == local_name!("svg") {
+            return self.svg_title(id);
+        }
         if !el.in_html_ns() {
             return None;
         }
         match *el.local() {
             local_name!("img") | local_name!("area") => el.attr(&local_name!("alt")).map(normalize),
             local_name!("input") => match input_type(el) {
-                "button" | "submit" | "reset" => {
-                    let value = non_empty_attr(el, &local_name!("value"));
-                    value.or_else(|| match input_type(el) {
-                        "submit" => Some("Submit".to_string()),
-                        "reset" => Some("Reset".to_string()),
-                        _ => None,
-                    })
-                }
+                t @ ("button" | "submit" | "reset") => button_value(el, t),
                 "image" => non_empty_attr(el, &local_name!("alt"))
                     .or_else(|| non_empty_attr(el, &local_name!("value"))),
                 _ => None,
@@ -460,9 +418,7 @@ impl<'a> Names<'a> {
     fn labels(&self, id: NodeId, el: &Element, ctx: Ctx) -> Option<String> {
         let mut labels: Vec<NodeId> = Vec::new();
         if let Some(own_id) = el.attr(&local_name!("id")) {
-            if let Some(list) = self.index.labels_for.get(own_id) {
-                labels.extend(list.iter().copied());
-            }
+            labels.extend(self.index.labels_for(own_id).iter().copied());
         }
         if let Some((wrapping, label_el)) = self
             .dom
@@ -525,7 +481,7 @@ impl<'a> Names<'a> {
     fn traverse(&self, root: NodeId, ctx: Ctx, raw: bool, out: &mut TextBuf) {
         enum Work {
             Enter(NodeId, bool),
-            Exit { id: NodeId, len: usize, block: bool },
+            Exit { block: bool },
         }
         let root_vis_hidden = match self.dom.element(root) {
             Some(el) if !ctx.include_hidden => {
@@ -542,16 +498,9 @@ impl<'a> Names<'a> {
                 return;
             }
             match work {
-                Work::Exit { id, len, block } => {
-                    if out.as_str().len() == len {
-                        if let Some(t) = self
-                            .dom
-                            .element(id)
-                            .and_then(|el| non_empty_attr(el, &local_name!("title")))
-                        {
-                            out.push_str(&t);
-                        }
-                    }
+                // A descendant's `title` is not part of its ancestor's name: Chromium reads
+                // `<a><i title="Share"></i>WeChat</a>` as "WeChat".
+                Work::Exit { block } => {
                     if block {
                         out.boundary();
                     }
@@ -584,15 +533,7 @@ impl<'a> Names<'a> {
                                 continue;
                             }
                         }
-                        stack.push(Work::Exit {
-                            id,
-                            len: if raw || vis {
-                                usize::MAX
-                            } else {
-                                out.as_str().len()
-                            },
-                            block,
-                        });
+                        stack.push(Work::Exit { block });
                         self.push_children(id, vis, &mut stack, Work::Enter);
                     }
                     _ => {}
@@ -624,6 +565,19 @@ impl<'a> Names<'a> {
             }
         }
         stack[start..].reverse();
+    }
+}
+
+/// The name of an input button: its `value` when present (even empty, as in Chromium), else
+/// the default label of submit and reset buttons (html-aam).
+fn button_value(el: &Element, input_type: &str) -> Option<String> {
+    match el.attr(&local_name!("value")) {
+        Some(v) => Some(normalize(v)),
+        None => match input_type {
+            "submit" => Some("Submit".to_string()),
+            "reset" => Some("Reset".to_string()),
+            _ => None,
+        },
     }
 }
 
@@ -660,11 +614,23 @@ pub fn is_block(el: &Element) -> bool {
         return !inline;
     }
     if !el.in_html_ns() {
-        return false;
+        // An inline <svg> or <math> is a replaced box: its name is a word of its own.
+        return matches!(*el.local(), local_name!("svg") | local_name!("math"));
     }
     matches!(
         *el.local(),
-        local_name!("address")
+        // Replaced and inline-block elements: Chromium separates their text alternatives
+        // from the text around them ("Spanish<img alt=es>" reads "Spanish es").
+        local_name!("img")
+            | local_name!("canvas")
+            | local_name!("video")
+            | local_name!("audio")
+            | local_name!("iframe")
+            | local_name!("object")
+            | local_name!("embed")
+            | local_name!("meter")
+            | local_name!("progress")
+            | local_name!("address")
             | local_name!("article")
             | local_name!("aside")
             | local_name!("blockquote")
@@ -728,6 +694,7 @@ pub fn is_block(el: &Element) -> bool {
 mod tests {
     use super::*;
     use crate::aria::roles::role;
+    use crate::aria::Index;
     use html5ever::LocalName;
 
     fn name_of(html: &str) -> String {
@@ -737,7 +704,7 @@ mod tests {
             .elements()
             .find(|(_, e)| e.has_attr(&LocalName::from("data-t")))
             .expect("target");
-        Names::new(&dom, &index, 200).name(id, role(&dom, id))
+        Names::new(&dom, &index, 200).name(id, role(&dom, &index, id))
     }
 
     #[test]
@@ -814,6 +781,25 @@ mod tests {
         assert_eq!(
             name_of("<figure data-t><img alt=x><figcaption>Fig 1</figcaption></figure>"),
             "Fig 1"
+        );
+    }
+
+    #[test]
+    fn chromium_word_boundaries_and_defaults() {
+        assert_eq!(
+            name_of("<a data-t href=x>Spanish<img alt=es src=x></a>"),
+            "Spanish es"
+        );
+        assert_eq!(
+            name_of("<button data-t>Next<svg><title>Icon</title></svg></button>"),
+            "Next Icon"
+        );
+        assert_eq!(name_of("<a data-t href=x>A<span>B</span>C</a>"), "ABC");
+        assert_eq!(name_of("<input data-t type=submit value=''>"), "");
+        assert_eq!(name_of("<input data-t type=submit>"), "Submit");
+        assert_eq!(
+            name_of("<a data-t href=x>前<ruby>前<rt>まえ</rt><rp>(</rp></ruby>の日</a>"),
+            "前前の日"
         );
     }
 

@@ -6,6 +6,7 @@
 
 use html5ever::{local_name, ns, LocalName};
 
+use super::Index;
 use crate::parse::{Dom, Element, NodeId};
 
 /// How the snapshot treats a role (the categories agent-browser's `snapshot.ts` uses).
@@ -326,10 +327,14 @@ fn input_type_is(el: &Element, t: &str) -> bool {
 /// The computed role of an element: the first valid explicit token, unless presentational
 /// roles conflict resolution discards it, else the implicit role. `None` means generic or no
 /// role.
-pub fn role(dom: &Dom, id: NodeId) -> Option<&'static str> {
+pub fn role(dom: &Dom, index: &Index, id: NodeId) -> Option<&'static str> {
     let el = dom.element(id)?;
     if let Some(explicit) = el.attr(&local_name!("role")).and_then(explicit_role) {
         match explicit {
+            // Chromium drops these roles outside their required context (ARIA 1.2 "Required
+            // Context Role"); the element keeps its implicit role instead.
+            "treeitem" | "option" | "listitem"
+                if !in_required_context(dom, index, id, explicit) => {}
             // §9.3: presentation/none is ignored on focusable elements and on elements with
             // global ARIA attributes; the implicit role applies instead.
             "none" | "presentation" if is_focusable(dom, id, el) || has_global_aria_attr(el) => {}
@@ -337,7 +342,23 @@ pub fn role(dom: &Dom, id: NodeId) -> Option<&'static str> {
             _ => return Some(explicit),
         }
     }
-    implicit_role(dom, id, el)
+    implicit_role(dom, index, id, el)
+}
+
+/// Whether the nearest ancestor with a meaningful role is a required context of `role`.
+fn in_required_context(dom: &Dom, index: &Index, id: NodeId, role_name: &str) -> bool {
+    // Bounded: a required context is the parent, or a few generic wrappers above it.
+    let context = dom
+        .ancestors(id)
+        .take(8)
+        .filter_map(|(a, _)| role(dom, index, a))
+        .find(|r| !matches!(*r, "none" | "presentation"));
+    match role_name {
+        "treeitem" => matches!(context, Some("tree" | "group")),
+        "option" => matches!(context, Some("listbox" | "group" | "combobox")),
+        "listitem" => matches!(context, Some("list" | "group" | "directory")),
+        _ => true,
+    }
 }
 
 /// Whether the role makes the element and its required-owned children presentational.
@@ -346,7 +367,7 @@ fn is_presentational(role: Option<&str>) -> bool {
 }
 
 /// The HTML-AAM implicit role of an element (<https://w3c.github.io/html-aam/#html-element-role-mappings>).
-pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str> {
+pub fn implicit_role(dom: &Dom, index: &Index, id: NodeId, el: &Element) -> Option<&'static str> {
     if el.name.ns == ns!(svg) {
         // SVG-AAM: the root `<svg>` maps to graphics-document, which Chromium exposes as an
         // image; other SVG elements are generic unless authored with a role.
@@ -369,7 +390,7 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         }
         local_name!("blockquote") => "blockquote",
         local_name!("button") => "button",
-        local_name!("caption") => return within_presentational_table(dom, id, "caption"),
+        local_name!("caption") => return within_presentational_table(dom, index, id, "caption"),
         local_name!("code") => "code",
         local_name!("datalist") => "listbox",
         local_name!("dd") => "definition",
@@ -411,11 +432,11 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         local_name!("hr") => "separator",
         local_name!("html") => "document",
         local_name!("img") => return img_role(dom, id, el),
-        local_name!("input") => return input_role(dom, el),
+        local_name!("input") => return input_role(dom, index, el),
         local_name!("ins") => "insertion",
         local_name!("li") => {
             // Required owned elements of a presentational list lose their role.
-            let parent_role = el_parent(dom, id).map(|p| role(dom, p));
+            let parent_role = el_parent(dom, id).map(|p| role(dom, index, p));
             if parent_role.is_some_and(is_presentational) {
                 return None;
             }
@@ -452,15 +473,16 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
         local_name!("sub") => "subscript",
         local_name!("sup") => "superscript",
         local_name!("summary") => is_details_summary(dom, id).then_some("button")?,
-        local_name!("table") => "table",
+        // Chromium exposes layout tables (and their rows and cells) as generic.
+        local_name!("table") => (!index.is_layout_table(id)).then_some("table")?,
         local_name!("tbody") | local_name!("thead") | local_name!("tfoot") => {
-            return within_presentational_table(dom, id, "rowgroup")
+            return within_presentational_table(dom, index, id, "rowgroup")
         }
         local_name!("textarea") => "textbox",
         local_name!("time") => "time",
-        local_name!("tr") => return within_presentational_table(dom, id, "row"),
+        local_name!("tr") => return within_presentational_table(dom, index, id, "row"),
         local_name!("td") => {
-            let table = nearest_table_role(dom, id);
+            let table = nearest_table_role(dom, index, id);
             return match table {
                 Some(Some("grid" | "treegrid")) => Some("gridcell"),
                 Some(Some("table")) => Some("cell"),
@@ -471,8 +493,8 @@ pub fn implicit_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str
             };
         }
         local_name!("th") => {
-            let table = nearest_table_role(dom, id);
-            if table.is_some_and(is_presentational) {
+            let table = nearest_table_role(dom, index, id);
+            if table.is_some_and(|r| r.is_none() || is_presentational(r)) {
                 return None;
             }
             return Some(header_cell_role(dom, id, el));
@@ -498,13 +520,13 @@ fn img_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str> {
 }
 
 /// `input` by type (<https://w3c.github.io/html-aam/#el-input-button> and following rows).
-fn input_role(dom: &Dom, el: &Element) -> Option<&'static str> {
+fn input_role(dom: &Dom, index: &Index, el: &Element) -> Option<&'static str> {
     // A suggestions list makes a combobox only when `list` names a <datalist>.
-    let has_list = el.attr(&local_name!("list")).is_some_and(|list| {
-        dom.elements().any(|(_, e)| {
-            e.attr(&local_name!("id")) == Some(list) && e.is_html(&local_name!("datalist"))
-        })
-    });
+    let has_list = el
+        .attr(&local_name!("list"))
+        .and_then(|list| index.by_id(list))
+        .and_then(|d| dom.element(d))
+        .is_some_and(|d| d.is_html(&local_name!("datalist")));
     Some(match input_type(el) {
         "button" | "image" | "reset" | "submit" => "button",
         "checkbox" => "checkbox",
@@ -555,17 +577,95 @@ fn header_cell_role(dom: &Dom, id: NodeId, el: &Element) -> &'static str {
 }
 
 /// The role of the nearest `table` ancestor: `None` outside tables, `Some(role)` otherwise.
-fn nearest_table_role(dom: &Dom, id: NodeId) -> Option<Option<&'static str>> {
+fn nearest_table_role(dom: &Dom, index: &Index, id: NodeId) -> Option<Option<&'static str>> {
     dom.ancestors(id)
         .find(|(_, e)| e.is_html(&local_name!("table")))
-        .map(|(t, _)| role(dom, t))
+        .map(|(t, _)| role(dom, index, t))
 }
 
-fn within_presentational_table(dom: &Dom, id: NodeId, own: &'static str) -> Option<&'static str> {
-    match nearest_table_role(dom, id) {
-        Some(r) if is_presentational(r) => None,
+/// Table parts lose their role in a presentational or layout table.
+fn within_presentational_table(
+    dom: &Dom,
+    index: &Index,
+    id: NodeId,
+    own: &'static str,
+) -> Option<&'static str> {
+    match nearest_table_role(dom, index, id) {
+        Some(r) if r.is_none() || is_presentational(r) => None,
         _ => Some(own),
     }
+}
+
+/// Chromium's data-table heuristic (`AXNodeObject::IsDataTable`), in its order, without its
+/// stylesheet signals. Explicit roles are decided before this is asked.
+/// 1. a summary, `rules`, a `border`, contenteditable, a caption, a head or foot, or column
+///    groups: data;
+/// 2. a single cell: layout;
+/// 3. 20 or more rows: data;
+/// 4. a header cell, header attributes (`headers`, `abbr`, `axis`, `scope`) or an inline
+///    cell border: data;
+/// 5. otherwise layout (Chromium would still look at stylesheet borders and colours).
+pub fn is_layout_table(dom: &Dom, id: NodeId, el: &Element) -> bool {
+    let non_empty = |e: &Element, a: &LocalName| e.attr(a).is_some_and(|v| !v.trim().is_empty());
+    let bordered = el.attr(&local_name!("border")).is_some_and(|b| {
+        b.trim()
+            .parse::<u32>()
+            .map_or(!b.trim().is_empty(), |n| n > 0)
+    });
+    if non_empty(el, &local_name!("summary"))
+        || non_empty(el, &local_name!("rules"))
+        || bordered
+        || el.has_attr(&local_name!("contenteditable"))
+    {
+        return false;
+    }
+    // This table's own rows: directly under it or under its own sections, never a nested
+    // table's.
+    let mut rows: Vec<NodeId> = Vec::new();
+    let mut containers = vec![id];
+    while let Some(container) = containers.pop() {
+        for child in dom.children(container) {
+            let Some(c) = dom.element(child) else {
+                continue;
+            };
+            match *c.local() {
+                local_name!("caption")
+                | local_name!("thead")
+                | local_name!("tfoot")
+                | local_name!("col")
+                | local_name!("colgroup") => return false,
+                local_name!("tbody") if container == id => containers.push(child),
+                local_name!("tr") => rows.push(child),
+                _ => {}
+            }
+        }
+    }
+    let cells: Vec<&Element> = rows
+        .iter()
+        .flat_map(|&r| dom.children(r))
+        .filter_map(|c| dom.element(c))
+        .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
+        .collect();
+    if cells.len() <= 1 {
+        return true;
+    }
+    if rows.len() >= 20 {
+        return false;
+    }
+    let data_cell = |c: &&Element| {
+        c.is_html(&local_name!("th"))
+            || [
+                local_name!("headers"),
+                local_name!("abbr"),
+                local_name!("axis"),
+                local_name!("scope"),
+            ]
+            .iter()
+            .any(|a| non_empty(c, a))
+            || c.attr(&local_name!("style"))
+                .is_some_and(|s| s.to_ascii_lowercase().contains("border"))
+    };
+    !cells.iter().any(data_cell)
 }
 
 const SECTIONING_FOR_HEADER: [LocalName; 5] = [
@@ -681,11 +781,12 @@ mod tests {
 
     fn role_of(html: &str) -> Option<&'static str> {
         let dom = Dom::parse(html);
+        let index = Index::build(&dom);
         let (id, _) = dom
             .elements()
             .find(|(_, e)| e.has_attr(&LocalName::from("data-t")))
             .expect("target");
-        role(&dom, id)
+        role(&dom, &index, id)
     }
 
     #[test]
@@ -719,13 +820,19 @@ mod tests {
         assert_eq!(role_of("<img data-t alt='' tabindex=0>"), Some("img"));
         assert_eq!(role_of("<select data-t multiple>"), Some("listbox"));
         assert_eq!(role_of("<select data-t size=1>"), Some("combobox"));
-        assert_eq!(role_of("<input data-t list=l><datalist id=l>"), Some("combobox"));
+        assert_eq!(
+            role_of("<input data-t list=l><datalist id=l>"),
+            Some("combobox")
+        );
         assert_eq!(role_of("<input data-t list=l><div id=l>"), Some("textbox"));
-        assert_eq!(role_of("<details><summary data-t>s</summary></details>"), Some("button"));
+        assert_eq!(
+            role_of("<details><summary data-t>s</summary></details>"),
+            Some("button")
+        );
         assert_eq!(role_of("<summary data-t>s</summary>"), None);
         assert_eq!(role_of("<input data-t type=search>"), Some("searchbox"));
         assert_eq!(
-            role_of("<table><tr><th data-t scope=row>"),
+            role_of("<table><tr><th data-t scope=row>h<td>d"),
             Some("rowheader")
         );
         assert_eq!(
@@ -736,9 +843,35 @@ mod tests {
             role_of("<table role=grid><tr><td data-t>"),
             Some("gridcell")
         );
-        assert_eq!(role_of("<table><tr><td data-t>"), Some("cell"));
+        assert_eq!(role_of("<table><tr><th>h<tr><td data-t>d"), Some("cell"));
         assert_eq!(role_of("<ul role=none><li data-t>"), None);
         assert_eq!(role_of("<table role=presentation><tr><td data-t>"), None);
+        // Layout tables (Chromium's heuristic): one cell, or no sign of data.
+        assert_eq!(
+            role_of("<table><tr><th data-t>Only</th></tr></table>"),
+            None
+        );
+        assert_eq!(
+            role_of("<table><tr><td data-t>a<td>b<tr><td>c<td>d</table>"),
+            None
+        );
+        assert_eq!(
+            role_of("<table><caption>c</caption><tr><td data-t>a<td>b</table>"),
+            Some("cell")
+        );
+        assert_eq!(
+            role_of("<table border=1><tr><td data-t>a<td>b</table>"),
+            Some("cell")
+        );
+        assert_eq!(
+            role_of("<ul><li role=treeitem data-t>x</ul>"),
+            Some("listitem")
+        );
+        assert_eq!(
+            role_of("<div role=tree><div><div role=treeitem data-t>x</div></div></div>"),
+            Some("treeitem")
+        );
+        assert_eq!(role_of("<div><div role=option data-t>x</div></div>"), None);
     }
 
     #[test]

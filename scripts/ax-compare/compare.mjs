@@ -1,0 +1,164 @@
+// Compares the interactive elements (role + name) of agent-snapshot's offline tree with those
+// of headless Chromium's accessibility tree, page by page, for the shared corpus.
+//
+//   npm ci --prefix scripts/ax-compare          (playwright-core only: no browser download)
+//   cargo build --release
+//   node scripts/ax-compare/compare.mjs [CORPUS_DIR] [--out report.json]
+//
+// Each page is compared with its <script> elements removed (Chromium then sees the same
+// static page as the offline walk). Chromium's tree comes from CDP
+// Accessibility.getFullAXTree. Elements we expose that Chromium's stylesheets hide count
+// separately ("css-hidden"): that is the difference offline parsing cannot see.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../..");
+const args = process.argv.slice(2);
+const outIdx = args.indexOf("--out");
+const outFile = outIdx >= 0 ? args.splice(outIdx, 2)[1] : null;
+const pageIdx = args.indexOf("--page");
+const onlyPage = pageIdx >= 0 ? args.splice(pageIdx, 2)[1] : null;
+const corpus = resolve(args[0] ?? join(repo, "../shared/corpus"));
+const bin = join(repo, "target/release/agent-snapshot");
+const INTERACTIVE = new Set(["button", "link", "textbox", "checkbox", "radio", "combobox", "listbox",
+  "menuitem", "menuitemcheckbox", "menuitemradio", "option", "searchbox", "slider", "spinbutton",
+  "switch", "tab", "treeitem"]);
+const NAME_CHARS = 150; // both sides compared on a prefix: our names are capped at 200
+
+const norm = (s) => (s ?? "").replace(/[\t\n\f\r ]+/g, " ").trim().replace(/…$/, "").slice(0, NAME_CHARS);
+const key = (role, name) => `${role}\u0000${norm(name)}`;
+
+function manifest() {
+  const rows = readFileSync(join(corpus, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1);
+  return new Map(rows.map((r) => r.split("\t")).map(([file, , category]) => [file, category]));
+}
+
+// Removes <script>…</script> from the raw bytes (latin1 round-trips every byte). Pages that
+// are valid UTF-8 get a byte-order mark: many were re-encoded to UTF-8 without fixing their
+// <meta charset>, which agent-snapshot sees through and Chromium does not; with a BOM both
+// read the same characters, so names compare on content, not on decoding.
+function stripScripts(bytes) {
+  const out = Buffer.from(bytes.toString("latin1").replace(/<script\b[\s\S]*?<\/script\s*>/gi, ""), "latin1");
+  const hasBom = out[0] === 0xef && out[1] === 0xbb && out[2] === 0xbf;
+  let utf8 = true;
+  try { new TextDecoder("utf-8", { fatal: true }).decode(out); } catch { utf8 = false; }
+  return utf8 && !hasBom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), out]) : out;
+}
+
+function ours(file) {
+  const json = execFileSync(bin, ["snapshot", file, "--tree-json"], { maxBuffer: 1 << 28 });
+  const tree = JSON.parse(json);
+  const out = [];
+  const stack = [tree.tree];
+  while (stack.length) {
+    const n = stack.pop();
+    if (n.role && INTERACTIVE.has(n.role)) out.push(key(n.role, n.name));
+    for (const c of n.children ?? []) stack.push(c);
+  }
+  return out;
+}
+
+async function chromes(page, url) {
+  await page.goto(url, { waitUntil: "load", timeout: 30000 }).catch(() => {});
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+  await cdp.detach();
+  const shown = [];
+  for (const n of nodes) {
+    const role = n.role?.value;
+    if (!n.ignored && INTERACTIVE.has(role)) shown.push(key(role, n.name?.value));
+  }
+  // Interactive elements the page's stylesheets hide (checkVisibility() is false): the names
+  // they could carry. An element of ours that Chromium lacks and whose name is one of these
+  // is hidden by CSS only, which no offline parser can see.
+  const cssHidden = await page.evaluate((limit) => {
+    const norm = (s) => (s ?? "").replace(/[\t\n\f\r ]+/g, " ").trim().slice(0, limit);
+    const out = [];
+    const sel = "a[href],button,input,select,textarea,summary,option,[role],[tabindex],[onclick],[contenteditable]";
+    for (const el of document.querySelectorAll(sel)) {
+      if (el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+      const labels = el.labels ? [...el.labels].map((l) => l.textContent) : [];
+      for (const v of [el.getAttribute("aria-label"), el.textContent, el.getAttribute("title"),
+        el.getAttribute("alt"), el.getAttribute("value"), el.getAttribute("placeholder"), ...labels]) {
+        out.push(norm(v));
+      }
+    }
+    return out;
+  }, NAME_CHARS);
+  return { shown, cssHidden: new Set(cssHidden) };
+}
+
+function multiset(list) {
+  const m = new Map();
+  for (const k of list) m.set(k, (m.get(k) ?? 0) + 1);
+  return m;
+}
+
+function take(m, k) {
+  const n = m.get(k) ?? 0;
+  if (n === 0) return false;
+  m.set(k, n - 1);
+  return true;
+}
+
+const categories = manifest();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic"],
+});
+// Offline pages: block every network request so a page cannot wait on the outside world.
+const context = await browser.newContext({ javaScriptEnabled: true });
+await context.route(/^(?!file:).*/, (route) => route.abort());
+const page = await context.newPage();
+const tmp = mkdtempSync(join(tmpdir(), "ax-compare-"));
+const perCategory = {};
+const perPage = [];
+const missSamples = [], extraSamples = [];
+for (const file of readdirSync(corpus).filter((f) => f.endsWith(".html") && (!onlyPage || f === onlyPage)).sort()) {
+  const category = categories.get(file) ?? "other";
+  const stripped = join(tmp, file);
+  writeFileSync(stripped, stripScripts(readFileSync(join(corpus, file))));
+  let mine, theirs;
+  try {
+    mine = ours(stripped);
+    theirs = await chromes(page, "file://" + stripped);
+  } catch (e) {
+    console.error(`${file}: ${e.message}`);
+    continue;
+  }
+  const chromeShown = multiset(theirs.shown);
+  let matched = 0, cssHidden = 0;
+  const extras = [];
+  for (const k of mine) {
+    if (take(chromeShown, k)) matched++;
+    else if (theirs.cssHidden.has(k.split("\u0000")[1])) cssHidden++;
+    else extras.push(k);
+  }
+  const misses = [...chromeShown].flatMap(([k, n]) => Array(n).fill(k));
+  if (onlyPage) {
+    for (const k of extras) console.log("ours only:   ", k.replace("\u0000", " "));
+    for (const k of misses) console.log("chrome only: ", k.replace("\u0000", " "));
+  }
+  const c = (perCategory[category] ??= { pages: 0, ours: 0, chrome: 0, matched: 0, cssHidden: 0 });
+  c.pages++; c.ours += mine.length; c.chrome += theirs.shown.length; c.matched += matched; c.cssHidden += cssHidden;
+  perPage.push({ file, category, ours: mine.length, chrome: theirs.shown.length, matched, cssHidden });
+  for (const k of misses.slice(0, 3)) missSamples.push(`${file}: ${k.replace("\u0000", " ")}`);
+  for (const k of extras.slice(0, 3)) extraSamples.push(`${file}: ${k.replace("\u0000", " ")}`);
+}
+await browser.close();
+
+const pct = (a, b) => (b === 0 ? 100 : (100 * a) / b).toFixed(1);
+console.log("category   pages  recall  precision  (precision without css-hidden)  css-hidden");
+const total = { pages: 0, ours: 0, chrome: 0, matched: 0, cssHidden: 0 };
+for (const [cat, c] of Object.entries(perCategory).sort()) {
+  for (const k in total) total[k] += c[k];
+  console.log(`${cat.padEnd(10)} ${String(c.pages).padStart(5)}  ${pct(c.matched, c.chrome).padStart(6)}  ${pct(c.matched, c.ours).padStart(9)}  ${pct(c.matched, c.ours - c.cssHidden).padStart(30)}  ${String(c.cssHidden).padStart(10)}`);
+}
+console.log(`${"total".padEnd(10)} ${String(total.pages).padStart(5)}  ${pct(total.matched, total.chrome).padStart(6)}  ${pct(total.matched, total.ours).padStart(9)}  ${pct(total.matched, total.ours - total.cssHidden).padStart(30)}  ${String(total.cssHidden).padStart(10)}`);
+if (outFile) writeFileSync(outFile, JSON.stringify({ perCategory, perPage, missSamples, extraSamples }, null, 1));
