@@ -30,7 +30,9 @@ const INTERACTIVE = new Set(["button", "link", "textbox", "checkbox", "radio", "
   "switch", "tab", "treeitem"]);
 const NAME_CHARS = 150; // both sides compared on a prefix: our names are capped at 200
 
-const norm = (s) => (s ?? "").replace(/[\t\n\f\r ]+/g, " ").trim().replace(/…$/, "").slice(0, NAME_CHARS);
+// Case-insensitive: CSS text-transform changes the names Chromium reports, and no offline
+// parser can see a stylesheet.
+const norm = (s) => (s ?? "").replace(/[\t\n\f\r ]+/g, " ").trim().replace(/…$/, "").slice(0, NAME_CHARS).toLowerCase();
 const key = (role, name) => `${role}\u0000${norm(name)}`;
 
 function manifest() {
@@ -77,7 +79,7 @@ async function chromes(page, url) {
   // they could carry. An element of ours that Chromium lacks and whose name is one of these
   // is hidden by CSS only, which no offline parser can see.
   const cssHidden = await page.evaluate((limit) => {
-    const norm = (s) => (s ?? "").replace(/[\t\n\f\r ]+/g, " ").trim().slice(0, limit);
+    const norm = (s) => (s ?? "").replace(/[\t\n\f\r ]+/g, " ").trim().slice(0, limit).toLowerCase();
     const out = [];
     const sel = "a[href],button,input,select,textarea,summary,option,[role],[tabindex],[onclick],[contenteditable]";
     for (const el of document.querySelectorAll(sel)) {

@@ -58,7 +58,7 @@ impl HiddenReason {
 pub struct InlineStyle {
     /// `Some(true)` for `display:none`, `Some(false)` for any other display value.
     pub display_none: Option<bool>,
-    /// Whether `display` names an inline-level value (`inline`, `inline-block`, `contents`…).
+    /// Whether `display` is `inline` or `contents` (text flows into its neighbours').
     pub display_inline: Option<bool>,
     /// `Some(true)` for `visibility:hidden|collapse`, `Some(false)` for `visible`.
     pub visibility_hidden: Option<bool>,
@@ -83,7 +83,9 @@ pub fn inline_style(style: &str) -> InlineStyle {
         match prop.as_str() {
             "display" => {
                 out.display_none = Some(value == "none");
-                out.display_inline = Some(value.starts_with("inline") || value == "contents");
+                // Only plain inline boxes run into their neighbours; inline-block, -flex,
+                // -grid and -table are atomic and read as words of their own in Chromium.
+                out.display_inline = Some(value == "inline" || value == "contents");
             }
             "visibility" => match value.as_str() {
                 "hidden" | "collapse" => out.visibility_hidden = Some(true),

@@ -76,10 +76,18 @@ impl<'a> Names<'a> {
         if let Some(label) = aria_label(el) {
             return self.cut(&label);
         }
-        // 2E: the host language's own label.
+        // 2E: the host language's own label. A control with a visible <label> is named by it
+        // even when the label is empty: Chromium then ignores title and placeholder.
         if !matches!(role, Some("none" | "presentation")) {
             if let Some(text) = self.native(id, el, ctx) {
                 return text;
+            }
+            let named_by_content_or_value = el.is_html(&local_name!("button"))
+                || (el.is_html(&local_name!("input"))
+                    && matches!(input_type(el), "button" | "submit" | "reset" | "image"));
+            if is_labelable(el) && !named_by_content_or_value && self.labels(id, el, ctx).is_some()
+            {
+                return String::new();
             }
         }
         // 2F: name from content, for roles that allow it.
@@ -413,8 +421,9 @@ impl<'a> Names<'a> {
     }
 
     /// The `<label>`s of a labelable element: `label for=id` and a wrapping label, in
-    /// document order, joined with spaces. Hidden labels are skipped: their text is hidden
-    /// from people, and only aria-labelledby may pull hidden text into a name.
+    /// document order, joined with spaces; `Some("")` when the only visible labels are empty.
+    /// Hidden labels are skipped: their text is hidden from people, and only aria-labelledby
+    /// may pull hidden text into a name.
     fn labels(&self, id: NodeId, el: &Element, ctx: Ctx) -> Option<String> {
         let mut labels: Vec<NodeId> = Vec::new();
         if let Some(own_id) = el.attr(&local_name!("id")) {
@@ -445,15 +454,17 @@ impl<'a> Names<'a> {
         }
         labels.sort();
         let mut buf = TextBuf::new(self.limit);
+        let mut visible = false;
         for label in labels {
             if hidden::is_hidden(self.dom, label).is_some() {
                 continue;
             }
+            visible = true;
             buf.boundary();
             self.content(label, ctx, false, &mut buf);
         }
-        let (text, _) = buf.finish();
-        (!text.is_empty()).then_some(text)
+        // `Some("")`: labelled, by an empty label.
+        visible.then(|| buf.finish().0)
     }
 
     /// 2I: `title`, then (for text fields) `placeholder` / `aria-placeholder`.
@@ -725,6 +736,18 @@ mod tests {
             "Search..."
         );
         assert_eq!(name_of("<input data-t type=submit>"), "Submit");
+        assert_eq!(
+            name_of("<button data-t>A<span style='display:inline-flex'>B</span></button>"),
+            "A B"
+        );
+        assert_eq!(
+            name_of("<label for=q> </label><input data-t id=q placeholder=P title=T>"),
+            ""
+        );
+        assert_eq!(
+            name_of("<label for=q hidden>X</label><input data-t id=q placeholder=P>"),
+            "P"
+        );
         assert_eq!(name_of("<img data-t alt='A cat'>"), "A cat");
     }
 
@@ -797,6 +820,18 @@ mod tests {
         assert_eq!(name_of("<a data-t href=x>A<span>B</span>C</a>"), "ABC");
         assert_eq!(name_of("<input data-t type=submit value=''>"), "");
         assert_eq!(name_of("<input data-t type=submit>"), "Submit");
+        assert_eq!(
+            name_of("<button data-t>A<span style='display:inline-flex'>B</span></button>"),
+            "A B"
+        );
+        assert_eq!(
+            name_of("<label for=q> </label><input data-t id=q placeholder=P title=T>"),
+            ""
+        );
+        assert_eq!(
+            name_of("<label for=q hidden>X</label><input data-t id=q placeholder=P>"),
+            "P"
+        );
         assert_eq!(
             name_of("<a data-t href=x>前<ruby>前<rt>まえ</rt><rp>(</rp></ruby>の日</a>"),
             "前前の日"
