@@ -59,10 +59,11 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes a node line if it fits with room for a fold line after it.
-    pub(super) fn node(&mut self, node: &TreeNode, depth: usize, has_children: bool) -> bool {
+    pub(super) fn node(&mut self, node: &TreeNode, depth: usize, has_children: bool, ref_ok: bool) -> bool {
+        let ref_ = node.ref_.as_deref().filter(|_| ref_ok);
         let line = match self.opts.format {
-            Format::Text => text_line(node, depth, has_children, self.opts),
-            Format::Json => json_line(node, depth, has_children, self.opts),
+            Format::Text => text_line(node, ref_, depth, has_children, self.opts),
+            Format::Json => json_line(node, ref_, depth, has_children, self.opts),
         };
         let cost = self.separator_len() + line.chars().count();
         // The next line is at most one level deeper; a fold there must still fit.
@@ -273,7 +274,13 @@ fn shown_attrs<'n>(
     })
 }
 
-fn text_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOptions) -> String {
+fn text_line(
+    node: &TreeNode,
+    ref_: Option<&str>,
+    depth: usize,
+    has_children: bool,
+    opts: &RenderOptions,
+) -> String {
     let mut line = indent(depth);
     line.push_str("- ");
     line.push_str(&sanitize_token(node.role.as_deref().unwrap_or("generic")));
@@ -291,8 +298,8 @@ fn text_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOpt
     for state in &node.states {
         let _ = write!(line, " [{}]", sanitize_token(state));
     }
-    if let Some(r) = &node.ref_ {
-        let _ = write!(line, " [ref={}]", sanitize_token(r));
+    if let Some(r) = ref_ {
+        let _ = write!(line, " [ref={r}]");
     }
     if has_children {
         line.push(':');
@@ -300,7 +307,13 @@ fn text_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOpt
     line
 }
 
-fn json_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOptions) -> String {
+fn json_line(
+    node: &TreeNode,
+    ref_: Option<&str>,
+    depth: usize,
+    has_children: bool,
+    opts: &RenderOptions,
+) -> String {
     #[derive(Serialize)]
     struct Line<'a> {
         depth: usize,
@@ -322,7 +335,7 @@ fn json_line(node: &TreeNode, depth: usize, has_children: bool, opts: &RenderOpt
         depth,
         role: node.role.as_deref().unwrap_or("generic"),
         name: label.as_deref(),
-        ref_: node.ref_.as_deref(),
+        ref_,
         attrs,
         level: node.level,
         states: &node.states,
@@ -386,8 +399,8 @@ fn attr_value(v: &str) -> String {
     }
 }
 
-/// Roles, attribute names, states and refs from JSON input are tokens; anything that could
-/// break a line or a bracket is replaced.
+/// Roles, attribute names and states from JSON input are tokens; anything that could break a
+/// line or a bracket is replaced.
 fn sanitize_token(s: &str) -> std::borrow::Cow<'_, str> {
     let ok = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.');
     if s.chars().all(ok) && !s.is_empty() {

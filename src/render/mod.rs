@@ -157,8 +157,27 @@ struct Flat<'a> {
     parent: usize,
     /// Index just past this node's subtree.
     end: usize,
-    /// This node or a descendant has a ref.
+    /// This node or a descendant has a ref (valid or not: a node with a bad ref still shows).
     has_ref: bool,
+}
+
+/// Which nodes carry a usable ref: `e` and a number without leading zeros, first use only. A
+/// tree from outside (the in-browser script, or anything posing as it) may hold anything in
+/// `ref`; an invalid or repeated ref is shown as no ref rather than one that cannot resolve.
+fn valid_refs(flat: &[Flat<'_>]) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::new();
+    flat.iter()
+        .map(|f| {
+            f.node.ref_.as_deref().is_some_and(|r| {
+                let digits = r.strip_prefix('e').unwrap_or("");
+                !digits.is_empty()
+                    && !digits.starts_with('0')
+                    && digits.len() <= 10
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && seen.insert(r)
+            })
+        })
+        .collect()
 }
 
 fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
@@ -208,6 +227,7 @@ fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
 /// ```
 pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
     let flat = flatten(&tree.tree);
+    let refs_ok = valid_refs(&flat);
     let mut out = format::Writer::new(tree, opts);
     let mut refs = Vec::new();
     let mut shown_children = vec![0usize; flat.len()];
@@ -240,13 +260,13 @@ pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
         }
         let has_visible_child =
             e.depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
-        if !out.node(e.node, e.depth, has_visible_child) {
+        if !out.node(e.node, e.depth, has_visible_child, refs_ok[i]) {
             out.reason(TruncateReason::MaxCharsTotal);
             out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));
             break;
         }
         shown_children[e.parent] += 1;
-        if let Some(r) = &e.node.ref_ {
+        if let (Some(r), true) = (&e.node.ref_, refs_ok[i]) {
             refs.push(node_ref(r, e.node, opts));
         }
         i += 1;

@@ -173,3 +173,20 @@ fn long_labels_and_attrs_are_cut_on_char_boundaries() {
         r.text
     );
 }
+
+#[test]
+fn invalid_and_duplicate_refs_from_outside_are_dropped() {
+    // Found by the render_json fuzz target: a ref with a space was sanitised in the text but
+    // kept as-is in the ref map.
+    let mut tree = list_tree(4);
+    let items = &mut tree.tree.children[0].children;
+    items[0].ref_ = Some("e 8".into());
+    items[1].ref_ = Some("e01".into());
+    items[2].ref_ = Some("e4".into());
+    items[3].ref_ = Some("e4".into());
+    let r = render(&tree, &RenderOptions::default());
+    assert_eq!(r.text.matches("[ref=").count(), 1, "{}", r.text);
+    assert_eq!(r.refs.len(), 1);
+    assert!(r.refs.get("e4").is_some());
+    assert!(r.text.contains("Item 1"), "a node with a bad ref still shows: {}", r.text);
+}

@@ -1,0 +1,153 @@
+//! Invariants the fuzz targets check on every input. A violated invariant panics, which
+//! libFuzzer reports as a crash with the input saved.
+
+use agent_snapshot::{
+    query, render, Document, Format, NodeTree, QueryKind, RenderOptions, SnapshotResult,
+    TreeOptions,
+};
+
+/// Reads option values out of the first bytes of the input, so that libFuzzer explores the
+/// options together with the page.
+pub struct Knobs<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Knobs<'a> {
+    pub fn new(bytes: &'a [u8]) -> Knobs<'a> {
+        Knobs { bytes }
+    }
+
+    /// A number in `0..=max` from the next two bytes (0 when the input is exhausted).
+    pub fn up_to(&mut self, max: usize) -> usize {
+        let (head, rest) = self.bytes.split_at(self.bytes.len().min(2));
+        self.bytes = rest;
+        let v = head.iter().fold(0usize, |acc, &b| acc << 8 | b as usize);
+        v % (max + 1)
+    }
+
+    pub fn flag(&mut self) -> bool {
+        self.up_to(1) == 1
+    }
+
+    pub fn rest(self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Render options anywhere within their ranges (including degenerate zeros).
+    pub fn render_options(&mut self) -> RenderOptions {
+        RenderOptions {
+            max_chars_total: self.up_to(20_000),
+            max_nodes: self.up_to(400),
+            max_depth: self.up_to(30),
+            max_text_per_node: self.up_to(300),
+            max_attr_value_len: self.up_to(300),
+            max_siblings: self.up_to(80),
+            compact: self.flag(),
+            format: if self.flag() { Format::Json } else { Format::Text },
+            ..RenderOptions::default()
+        }
+    }
+}
+
+/// The refs a snapshot's text shows, in either format.
+pub fn refs_in_text(snap: &SnapshotResult, format: Format) -> Vec<String> {
+    match format {
+        Format::Text => snap
+            .text
+            .match_indices("[ref=")
+            .filter_map(|(i, _)| {
+                let rest = &snap.text[i + 5..];
+                rest.find(']').map(|end| rest[..end].to_string())
+            })
+            .collect(),
+        Format::Json => match serde_json::from_str::<serde_json::Value>(&snap.text) {
+            Ok(v) => v["lines"]
+                .as_array()
+                .map(|lines| {
+                    lines
+                        .iter()
+                        .filter_map(|l| l["ref"].as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            // A budget smaller than the JSON header cuts it; then it holds no refs.
+            Err(_) => {
+                assert!(!snap.text.contains("\"ref\""), "unparsable JSON with refs");
+                Vec::new()
+            }
+        },
+    }
+}
+
+/// Checks a rendered snapshot against its options.
+pub fn check_snapshot(snap: &SnapshotResult, opts: &RenderOptions) {
+    let chars = snap.text.chars().count();
+    assert!(chars <= opts.max_chars_total, "{chars} chars > {}", opts.max_chars_total);
+    assert_eq!(chars, snap.stats.chars_emitted);
+    assert!(snap.stats.nodes_emitted <= opts.max_nodes);
+    assert_eq!(snap.stats.truncated, !snap.stats.truncate_reasons.is_empty());
+    for r in refs_in_text(snap, opts.format) {
+        assert!(snap.refs.get(&r).is_some(), "{r} shown but not in the ref map");
+    }
+}
+
+/// The whole offline pipeline: bytes → document → snapshot → every ref, every kind.
+pub fn check_pipeline(data: &[u8]) {
+    let mut knobs = Knobs::new(data);
+    let tree_opts = TreeOptions {
+        interactive_only: knobs.flag(),
+        cursor_interactive: knobs.flag(),
+        max_text_per_node: knobs.up_to(300),
+        max_attr_value_len: knobs.up_to(2000),
+        ..TreeOptions::default()
+    };
+    let opts = knobs.render_options();
+    let limit = knobs.up_to(5000);
+    let html = knobs.rest();
+    let Ok(doc) = Document::parse_bytes(html, &tree_opts) else {
+        unreachable!("parse_bytes only fails on a forced unknown encoding");
+    };
+    let snap = doc.snapshot(&opts);
+    check_snapshot(&snap, &opts);
+    for r in refs_in_text(&snap, opts.format) {
+        assert!(doc.resolve(&r).is_some(), "{r} does not resolve");
+    }
+    // Deterministic: the same input and options give the same bytes.
+    let again = Document::parse_bytes(html, &tree_opts).expect("parse");
+    assert_eq!(again.snapshot(&opts).text, snap.text, "non-deterministic output");
+    // Every ref (bounded, to keep executions fast), every kind, within the limit.
+    for n in 1..=doc.ref_count().min(64) {
+        let r = format!("e{n}");
+        for kind in [QueryKind::Text, QueryKind::Attrs, QueryKind::OuterHtml, QueryKind::Value] {
+            let q = query(&doc, &r, kind, limit);
+            assert!(q.value.chars().count() <= limit, "{r} {kind:?} over its limit");
+            assert!(q.error.is_none() || kind == QueryKind::Value, "{r} {kind:?}: {:?}", q.error);
+        }
+    }
+    assert!(query(&doc, &format!("e{}", doc.ref_count() + 1), QueryKind::Text, limit)
+        .error
+        .is_some());
+    // The tree round-trips through its JSON schema and renders the same.
+    let json = doc.tree().to_json();
+    let back = NodeTree::from_json(&json).expect("own tree JSON reads back");
+    assert_eq!(render(&back, &opts).text, snap.text);
+}
+
+/// Node-tree JSON from outside: an error or a snapshot within budget, never a panic.
+pub fn check_render_json(data: &[u8]) {
+    let mut knobs = Knobs::new(data);
+    let opts = knobs.render_options();
+    let Ok(json) = std::str::from_utf8(knobs.rest()) else {
+        return;
+    };
+    if let Ok(tree) = NodeTree::from_json(json) {
+        check_snapshot(&render(&tree, &opts), &opts);
+    }
+}
+
+/// One probe line: an answer or an error field, never a panic.
+pub fn check_probe(data: &[u8]) {
+    let line = String::from_utf8_lossy(data);
+    let result = agent_snapshot::probe::probe_line(&line);
+    assert!(result.name.chars().count() <= 10_000);
+}
