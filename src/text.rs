@@ -12,6 +12,10 @@ pub fn is_html_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r')
 }
 
+fn is_html_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r')
+}
+
 /// Collapses ASCII whitespace runs to single spaces and trims the ends.
 pub fn normalize(s: &str) -> String {
     let mut buf = TextBuf::new(usize::MAX);
@@ -41,24 +45,53 @@ impl TextBuf {
         }
     }
 
-    /// Appends raw text, collapsing whitespace.
+    /// Appends raw text, collapsing whitespace. Works a word at a time: ASCII whitespace
+    /// bytes are always character boundaries, so words are pushed as slices.
     pub fn push_str(&mut self, s: &str) {
-        if self.truncated {
-            return;
-        }
-        for c in s.chars() {
-            if is_html_space(c) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() && !self.truncated {
+            if is_html_space_byte(bytes[i]) {
                 self.pending_space = true;
+                i += 1;
                 continue;
             }
-            if self.pending_space && !self.out.is_empty() && !self.push_char(' ') {
+            let start = i;
+            while i < bytes.len() && !is_html_space_byte(bytes[i]) {
+                i += 1;
+            }
+            if self.pending_space && !self.out.is_empty() && !self.push_word(" ") {
                 return;
             }
             self.pending_space = false;
-            if !self.push_char(c) {
-                return;
-            }
+            self.push_word(&s[start..i]);
         }
+    }
+
+    /// Appends a word (no whitespace inside), cutting it at the limit.
+    fn push_word(&mut self, word: &str) -> bool {
+        let room = self.limit - self.chars;
+        // A word of `n` bytes has at most `n` chars: when `n` fits, the whole word does.
+        let chars = if word.len() <= room {
+            word.chars().count()
+        } else {
+            match word.char_indices().nth(room) {
+                Some((cut, _)) => {
+                    self.out.push_str(&word[..cut]);
+                    self.chars = self.limit;
+                    self.truncated = true;
+                    return false;
+                }
+                None => word.chars().count(),
+            }
+        };
+        if self.out.capacity() == 0 {
+            // Most labels are short; one right-sized allocation instead of a few regrowths.
+            self.out.reserve(self.limit.min(64));
+        }
+        self.out.push_str(word);
+        self.chars += chars;
+        true
     }
 
     /// A block or line boundary: words on either side must not run together.
@@ -84,16 +117,6 @@ impl TextBuf {
     /// The collected text (trimmed) and whether the limit cut it.
     pub fn finish(self) -> (String, bool) {
         (self.out, self.truncated)
-    }
-
-    fn push_char(&mut self, c: char) -> bool {
-        if self.chars >= self.limit {
-            self.truncated = true;
-            return false;
-        }
-        self.out.push(c);
-        self.chars += 1;
-        true
     }
 }
 

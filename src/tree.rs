@@ -9,6 +9,7 @@
 //! nesting depth is checked by a linear byte scan *before* serde recurses into it, so hostile
 //! input gets an error, never a stack overflow.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -43,12 +44,13 @@ pub struct NodeTree {
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeNode {
-    /// Lower-case tag name.
-    pub tag: String,
+    /// Lower-case tag name. (`Cow`: producers in this crate use static strings, so building
+    /// and dropping a large tree allocates little.)
+    pub tag: Cow<'static, str>,
     /// The computed ARIA role, or `clickable` / `focusable` for cursor-interactive elements
     /// without one; absent for generic elements.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
+    pub role: Option<Cow<'static, str>>,
     /// `e1`, `e2`… in document order, for nodes an agent can act on or ask about.
     #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
     pub ref_: Option<String>,
@@ -68,7 +70,7 @@ pub struct TreeNode {
     /// Boolean states that are on: `checked`, `mixed`, `selected`, `expanded`, `pressed`,
     /// `disabled`, `required`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub states: Vec<String>,
+    pub states: Vec<Cow<'static, str>>,
     /// Whether the ref comes from `onclick` / `tabindex` / `contenteditable` (or
     /// `cursor:pointer` in the browser) rather than from the role.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -6,10 +6,14 @@
 //! perceives (and small). Refs are numbered once the pass is done, in document order, from
 //! rules that depend only on the page and the [`TreeOptions`]: never on a render budget.
 
+use std::borrow::Cow;
+
 use html5ever::local_name;
 
-use crate::aria::hidden::{closed_details_summary, subtree_hidden, visibility_hidden};
-use crate::aria::name::{is_block, Names};
+use crate::aria::hidden::{
+    closed_details_summary, style_of, subtree_hidden_styled, visibility_hidden,
+};
+use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
@@ -105,13 +109,19 @@ enum Work {
 /// Walks `dom` into a node tree.
 pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
     let names = Names::new(dom, index, opts.max_text_per_node);
+    // Interned once: looking attributes up by atom is a pointer compare per attribute.
+    let attr_names: Vec<(html5ever::LocalName, &str)> = opts
+        .attrs
+        .iter()
+        .map(|a| (html5ever::LocalName::from(a.as_str()), a.as_str()))
+        .collect();
     let root = dom
         .body()
         .or_else(|| dom.document_element())
         .unwrap_or(NodeId::DOCUMENT);
     let root_tag = dom
         .element(root)
-        .map_or_else(|| "#document".to_string(), |e| e.local().to_string());
+        .map_or(Cow::Borrowed("#document"), tag_name);
 
     let mut nodes: Vec<Building> = vec![Building {
         dom: root,
@@ -165,19 +175,20 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
                         nodes[parent].text.boundary();
                         continue;
                     }
-                    if subtree_hidden(el).is_some() {
+                    let style = style_of(el);
+                    if subtree_hidden_styled(el, &style).is_some() {
                         stats.skipped_hidden += 1;
                         continue;
                     }
-                    let vis = visibility_hidden(el, vis_hidden);
-                    let block = is_block(el);
+                    let vis = style.visibility_hidden.unwrap_or(vis_hidden);
+                    let block = is_block_styled(el, &style);
                     if block {
                         nodes[parent].text.boundary();
                     }
                     let emitted = if vis {
                         None
                     } else {
-                        emit(dom, &names, opts, id, el, parent, &mut nodes)
+                        emit(dom, &names, opts, &attr_names, id, el, parent, &mut nodes)
                     };
                     let child_parent = emitted.unwrap_or(parent);
                     stack.push(Work::Exit {
@@ -229,10 +240,12 @@ fn push_children(dom: &Dom, id: NodeId, parent: usize, vis_hidden: bool, stack: 
 }
 
 /// Decides whether `el` becomes a tree node and creates it. Returns its index.
+#[allow(clippy::too_many_arguments)]
 fn emit(
     dom: &Dom,
     names: &Names,
     opts: &TreeOptions,
+    attr_names: &[(html5ever::LocalName, &str)],
     id: NodeId,
     el: &Element,
     parent: usize,
@@ -259,13 +272,14 @@ fn emit(
         None if el.has_attr(&local_name!("onclick")) => "clickable",
         None => "focusable",
     };
-    let name = names.name(id, Some(shown_role).filter(|_| role.is_some()));
+    // Only elements without inherited `visibility:hidden` are emitted.
+    let name = names.name_with_visibility(id, Some(shown_role).filter(|_| role.is_some()), false);
     let mut node = TreeNode {
-        tag: el.local().to_string(),
-        role: Some(shown_role.to_string()),
+        tag: tag_name(el),
+        role: Some(Cow::Borrowed(shown_role)),
         name: (!name.is_empty()).then_some(name),
         level: level(el, role),
-        attrs: attrs(dom, id, el, opts),
+        attrs: attrs(dom, id, el, opts, attr_names),
         states: states(el, role),
         cursor_interactive: cursor,
         ..Default::default()
@@ -366,13 +380,17 @@ fn attrs(
     id: NodeId,
     el: &Element,
     opts: &TreeOptions,
+    attr_names: &[(html5ever::LocalName, &str)],
 ) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
-    for name in &opts.attrs {
-        let value = match el.attr(&html5ever::LocalName::from(name.as_str())) {
+    if el.attrs.is_empty() && !el.is_html(&local_name!("textarea")) {
+        return out;
+    }
+    for (atom, name) in attr_names {
+        let value = match el.attr(atom) {
             Some(v) => Some(v.to_string()),
             // A textarea's value is its text.
-            None if name == "value" && el.is_html(&local_name!("textarea")) => {
+            None if *name == "value" && el.is_html(&local_name!("textarea")) => {
                 let mut buf = TextBuf::new(opts.max_attr_value_len);
                 for d in dom.descendants(id) {
                     if let NodeData::Text(t) = &dom.node(d).data {
@@ -394,7 +412,7 @@ fn attrs(
                 _ => v.to_string(),
             };
             out.insert(
-                name.clone(),
+                name.to_string(),
                 truncate_with_ellipsis(&v, opts.max_attr_value_len).into_owned(),
             );
         }
@@ -402,7 +420,7 @@ fn attrs(
     out
 }
 
-fn states(el: &Element, role: Option<&str>) -> Vec<String> {
+fn states(el: &Element, role: Option<&str>) -> Vec<Cow<'static, str>> {
     let aria_true = |name: &html5ever::LocalName| {
         el.attr(name)
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
@@ -441,7 +459,103 @@ fn states(el: &Element, role: Option<&str>) -> Vec<String> {
     if aria_true(&local_name!("aria-required")) || el.has_attr(&local_name!("required")) {
         out.push("required");
     }
-    out.into_iter().map(String::from).collect()
+    out.into_iter().map(Cow::Borrowed).collect()
+}
+
+/// The tag name, borrowed from the static atom table when it is a known name (every HTML
+/// tag is), so the tree does not allocate one string per node.
+fn tag_name(el: &Element) -> Cow<'static, str> {
+    static_tag(el.local()).map_or_else(|| Cow::Owned(String::from(&**el.local())), Cow::Borrowed)
+}
+
+/// A static copy of the commonest tag names.
+fn static_tag(name: &html5ever::LocalName) -> Option<&'static str> {
+    const TAGS: &[&str] = &[
+        "a",
+        "abbr",
+        "address",
+        "area",
+        "article",
+        "aside",
+        "audio",
+        "b",
+        "blockquote",
+        "body",
+        "button",
+        "canvas",
+        "caption",
+        "cite",
+        "code",
+        "dd",
+        "del",
+        "details",
+        "dfn",
+        "dialog",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "i",
+        "iframe",
+        "img",
+        "input",
+        "ins",
+        "label",
+        "legend",
+        "li",
+        "main",
+        "mark",
+        "math",
+        "menu",
+        "meter",
+        "nav",
+        "ol",
+        "optgroup",
+        "option",
+        "output",
+        "p",
+        "pre",
+        "progress",
+        "s",
+        "search",
+        "section",
+        "select",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "summary",
+        "sup",
+        "svg",
+        "table",
+        "tbody",
+        "td",
+        "textarea",
+        "tfoot",
+        "th",
+        "thead",
+        "time",
+        "tr",
+        "u",
+        "ul",
+        "video",
+    ];
+    TAGS.binary_search(&&**name).ok().map(|i| TAGS[i])
 }
 
 /// Finalises texts and numbers refs in document order (node creation order is pre-order).
@@ -455,7 +569,12 @@ fn assign_refs(nodes: &mut [Building], _opts: &TreeOptions) -> Vec<NodeId> {
         let labelled = b.node.name.is_some() || b.node.text.is_some();
         if b.parent.is_some() && (b.ref_always || (b.ref_if_labelled && labelled)) {
             refs.push(b.dom);
-            b.node.ref_ = Some(format!("e{}", refs.len()));
+            let mut digits = itoa::Buffer::new();
+            let number = digits.format(refs.len());
+            let mut r = String::with_capacity(1 + number.len());
+            r.push('e');
+            r.push_str(number);
+            b.node.ref_ = Some(r);
         }
     }
     refs
@@ -566,6 +685,20 @@ mod tests {
     }
 
     #[test]
+    fn static_tag_table_is_sorted() {
+        let dom = Dom::parse("<table><tr><td>x</table>");
+        let td = dom
+            .elements()
+            .find(|(_, e)| e.is_html(&local_name!("td")))
+            .map(|(_, e)| e)
+            .expect("td");
+        assert!(matches!(tag_name(td), Cow::Borrowed("td")));
+        let custom = Dom::parse("<my-widget></my-widget>");
+        let w = custom.elements().last().map(|(_, e)| e).expect("element");
+        assert_eq!(tag_name(w), "my-widget");
+    }
+
+    #[test]
     fn refs_in_document_order_with_attrs() {
         let w = walk_html(
             "<nav><a href=/>Home</a></nav><main><h1>Gold</h1><input type=search placeholder='Search...'><button>Go</button></main>",
@@ -573,15 +706,15 @@ mod tests {
         );
         let with_refs: Vec<_> = flat(&w.tree.tree)
             .into_iter()
-            .filter_map(|n| Some((n.ref_.clone()?, n.role.clone()?)))
+            .filter_map(|n| Some((n.ref_.as_deref()?, n.role.as_deref()?)))
             .collect();
         assert_eq!(
             with_refs,
             [
-                ("e1".to_string(), "link".to_string()),
-                ("e2".into(), "heading".into()),
-                ("e3".into(), "searchbox".into()),
-                ("e4".into(), "button".into())
+                ("e1", "link"),
+                ("e2", "heading"),
+                ("e3", "searchbox"),
+                ("e4", "button")
             ]
         );
         assert_eq!(w.refs.len(), 4);
@@ -621,7 +754,7 @@ mod tests {
         let roles: Vec<_> = flat(&w.tree.tree)
             .into_iter()
             .filter(|n| n.ref_.is_some())
-            .map(|n| n.role.clone().unwrap_or_default())
+            .map(|n| n.role.as_deref().unwrap_or_default())
             .collect();
         assert_eq!(roles, ["clickable", "focusable"]);
         let off = TreeOptions {

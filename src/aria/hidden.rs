@@ -67,39 +67,42 @@ pub struct InlineStyle {
 
 /// Parses the visibility-relevant declarations of a `style` attribute. Later declarations
 /// win, as in CSS; `!important` is accepted and ignored (there is no cascade to win here).
+/// Allocation-free: it runs for every element that has a `style`.
 pub fn inline_style(style: &str) -> InlineStyle {
     let mut out = InlineStyle::default();
     for decl in style.split(';') {
         let Some((prop, value)) = decl.split_once(':') else {
             continue;
         };
-        let prop = prop.trim().to_ascii_lowercase();
+        let prop = prop.trim();
         let value = value.trim();
-        let value = value
-            .strip_suffix("!important")
-            .unwrap_or(value)
-            .trim()
-            .to_ascii_lowercase();
-        match prop.as_str() {
-            "display" => {
-                out.display_none = Some(value == "none");
-                // Only plain inline boxes run into their neighbours; inline-block, -flex,
-                // -grid and -table are atomic and read as words of their own in Chromium.
-                out.display_inline = Some(value == "inline" || value == "contents");
+        let value = match value.len().checked_sub(10) {
+            Some(cut)
+                if value.is_char_boundary(cut)
+                    && value[cut..].eq_ignore_ascii_case("!important") =>
+            {
+                value[..cut].trim_end()
             }
-            "visibility" => match value.as_str() {
-                "hidden" | "collapse" => out.visibility_hidden = Some(true),
-                "visible" => out.visibility_hidden = Some(false),
-                _ => {}
-            },
-            "opacity" => {
-                out.opacity_zero = value
-                    .strip_suffix('%')
-                    .unwrap_or(&value)
-                    .parse::<f64>()
-                    .is_ok_and(|v| v == 0.0);
+            _ => value,
+        };
+        let is = |v: &str| value.eq_ignore_ascii_case(v);
+        if prop.eq_ignore_ascii_case("display") {
+            out.display_none = Some(is("none"));
+            // Only plain inline boxes run into their neighbours; inline-block, -flex,
+            // -grid and -table are atomic and read as words of their own in Chromium.
+            out.display_inline = Some(is("inline") || is("contents"));
+        } else if prop.eq_ignore_ascii_case("visibility") {
+            if is("hidden") || is("collapse") {
+                out.visibility_hidden = Some(true);
+            } else if is("visible") {
+                out.visibility_hidden = Some(false);
             }
-            _ => {}
+        } else if prop.eq_ignore_ascii_case("opacity") {
+            out.opacity_zero = value
+                .strip_suffix('%')
+                .unwrap_or(value)
+                .parse::<f64>()
+                .is_ok_and(|v| v == 0.0);
         }
     }
     out
@@ -152,6 +155,11 @@ fn aria_hidden_value(v: &str) -> bool {
 
 /// Why the subtree of `el` is hidden, ignoring ancestors and inherited visibility.
 pub fn subtree_hidden(el: &Element) -> Option<HiddenReason> {
+    subtree_hidden_styled(el, &style_of(el))
+}
+
+/// [`subtree_hidden`] with the element's inline style already parsed.
+pub fn subtree_hidden_styled(el: &Element, style: &InlineStyle) -> Option<HiddenReason> {
     if never_rendered(el) {
         return Some(HiddenReason::NotRendered);
     }
@@ -161,7 +169,6 @@ pub fn subtree_hidden(el: &Element) -> Option<HiddenReason> {
     {
         return Some(HiddenReason::AriaHidden);
     }
-    let style = style_of(el);
     match style.display_none {
         Some(true) => return Some(HiddenReason::DisplayNone),
         // Author `display` overrides the UA's `[hidden] { display: none }`.
@@ -204,6 +211,15 @@ pub fn closed_details_summary(dom: &Dom, id: NodeId, el: &Element) -> Option<Opt
 /// unless the element itself says otherwise.
 pub fn visibility_hidden(el: &Element, inherited: bool) -> bool {
     style_of(el).visibility_hidden.unwrap_or(inherited)
+}
+
+/// Whether `visibility:hidden` applies at `id`: the nearest of it and its ancestors that sets
+/// `visibility` decides. Only `style` attributes are read, so this is cheap.
+pub fn visibility_hidden_at(dom: &Dom, id: NodeId) -> bool {
+    std::iter::successors(Some(id), |&n| dom.node(n).parent)
+        .filter_map(|n| dom.element(n))
+        .find_map(|el| style_of(el).visibility_hidden)
+        .unwrap_or(false)
 }
 
 /// Whether the node (element or text) is hidden from people, looking at its ancestors too.

@@ -12,7 +12,7 @@
 
 use html5ever::{local_name, ns};
 
-use super::hidden::{self, closed_details_summary, style_of, subtree_hidden, visibility_hidden};
+use super::hidden::{self, closed_details_summary, style_of, subtree_hidden_styled, InlineStyle};
 use super::roles::{self, allows_name_from_content, input_type, is_range, prohibits_naming};
 use super::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
@@ -27,6 +27,9 @@ struct Ctx {
     in_reference: bool,
     /// Whether hidden nodes count (2A: the referenced node itself was hidden).
     include_hidden: bool,
+    /// Whether `visibility:hidden` applies at `root`, when the caller knows; else it is looked
+    /// up where a traversal starts.
+    root_vis_hidden: Option<bool>,
 }
 
 /// The outcome of the per-element steps 2B–2E.
@@ -57,6 +60,13 @@ impl<'a> Names<'a> {
 
     /// The accessible name of an element with the given computed role.
     pub fn name(&self, id: NodeId, role: Option<&str>) -> String {
+        let vis_hidden = hidden::visibility_hidden_at(self.dom, id);
+        self.name_with_visibility(id, role, vis_hidden)
+    }
+
+    /// [`Names::name`] for a caller that already knows whether `visibility:hidden` applies at
+    /// the element (the walk does), saving a walk up its ancestors.
+    pub fn name_with_visibility(&self, id: NodeId, role: Option<&str>, vis_hidden: bool) -> String {
         let Some(el) = self.dom.element(id) else {
             return String::new();
         };
@@ -67,6 +77,7 @@ impl<'a> Names<'a> {
             root: id,
             in_reference: false,
             include_hidden: false,
+            root_vis_hidden: Some(vis_hidden),
         };
         // 2B: aria-labelledby, from the root only.
         if let Some(text) = self.labelledby(id, el, &local_name!("aria-labelledby")) {
@@ -159,6 +170,7 @@ impl<'a> Names<'a> {
                 root: named,
                 in_reference: true,
                 include_hidden: hidden::is_hidden(self.dom, target).is_some(),
+                root_vis_hidden: None,
             };
             self.referenced(target, ctx, &mut buf);
         }
@@ -309,6 +321,7 @@ impl<'a> Names<'a> {
             root: id,
             in_reference: true,
             include_hidden: false,
+            root_vis_hidden: None,
         };
         self.content_raw(id, ctx, &mut buf);
         buf.finish()
@@ -411,7 +424,12 @@ impl<'a> Names<'a> {
             .dom
             .children(id)
             .find(|&c| self.dom.element(c).is_some_and(|e| e.is_html(name)))?;
-        if self.dom.element(child).and_then(subtree_hidden).is_some() {
+        if self
+            .dom
+            .element(child)
+            .and_then(hidden::subtree_hidden)
+            .is_some()
+        {
             return None;
         }
         let mut buf = TextBuf::new(self.limit);
@@ -494,14 +512,13 @@ impl<'a> Names<'a> {
             Enter(NodeId, bool),
             Exit { block: bool },
         }
-        let root_vis_hidden = match self.dom.element(root) {
-            Some(el) if !ctx.include_hidden => {
-                hidden::is_hidden(self.dom, root)
-                    .is_some_and(|r| r == hidden::HiddenReason::VisibilityHidden)
-                    && visibility_hidden(el, true)
-            }
-            _ => false,
-        };
+        // Whether the root's text is hidden by an inherited `visibility:hidden` (descendants
+        // may still show again). Subtree-hiding of the root itself is its caller's business.
+        let root_vis_hidden = !ctx.include_hidden
+            && match ctx.root_vis_hidden {
+                Some(known) if root == ctx.root => known,
+                _ => hidden::visibility_hidden_at(self.dom, root),
+            };
         let mut stack: Vec<Work> = Vec::new();
         self.push_children(root, root_vis_hidden, &mut stack, Work::Enter);
         while let Some(work) = stack.pop() {
@@ -523,11 +540,12 @@ impl<'a> Names<'a> {
                             out.boundary();
                             continue;
                         }
-                        if !ctx.include_hidden && subtree_hidden(el).is_some() {
+                        let style = style_of(el);
+                        if !ctx.include_hidden && subtree_hidden_styled(el, &style).is_some() {
                             continue;
                         }
-                        let vis = visibility_hidden(el, vis_hidden);
-                        let block = is_block(el);
+                        let vis = style.visibility_hidden.unwrap_or(vis_hidden);
+                        let block = is_block_styled(el, &style);
                         if block {
                             out.boundary();
                         }
@@ -621,7 +639,12 @@ fn non_empty_attr(el: &Element, name: &html5ever::LocalName) -> Option<String> {
 /// default, so that its text is separated from its neighbours' (accname 2F.iii, CSS display).
 /// An inline `display` overrides the default, as it would in a browser.
 pub fn is_block(el: &Element) -> bool {
-    if let Some(inline) = style_of(el).display_inline {
+    is_block_styled(el, &style_of(el))
+}
+
+/// [`is_block`] with the element's inline style already parsed.
+pub fn is_block_styled(el: &Element, style: &InlineStyle) -> bool {
+    if let Some(inline) = style.display_inline {
         return !inline;
     }
     if !el.in_html_ns() {

@@ -4,7 +4,7 @@
 //! borrow outlives a single sink call, which is what makes the `RefCell` sound here.
 
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
@@ -46,13 +46,18 @@ fn new_node(data: NodeData) -> Node {
     }
 }
 
-/// An element name handed to the tree builder. Owned rather than borrowed from the arena so
-/// that no `RefCell` borrow escapes a sink call; cloning a `QualName` only copies atoms
-/// (static for every HTML tag name).
-#[derive(Debug)]
-pub(super) struct OwnedName(QualName);
+/// An element name lent to the tree builder straight from the arena. html5ever only holds it
+/// within one expression or block, never across a call that mutates the sink, so the shared
+/// borrow never meets a mutable one (and a `RefCell` would panic, not misbehave, if it did).
+pub(super) struct BorrowedName<'a>(Ref<'a, QualName>);
 
-impl ElemName for OwnedName {
+impl std::fmt::Debug for BorrowedName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl ElemName for BorrowedName<'_> {
     fn ns(&self) -> &markup5ever::Namespace {
         &self.0.ns
     }
@@ -60,6 +65,11 @@ impl ElemName for OwnedName {
         &self.0.local
     }
 }
+
+/// The name reported for a handle that is not an element (the tree builder never asks).
+static NO_NAME: std::sync::LazyLock<QualName> = std::sync::LazyLock::new(|| {
+    QualName::new(None, markup5ever::ns!(), markup5ever::local_name!(""))
+});
 
 impl ArenaSink {
     fn push(&self, data: NodeData) -> NodeId {
@@ -212,7 +222,7 @@ fn insert_before(nodes: &mut [Node], sibling: NodeId, child: NodeId) {
 impl TreeSink for ArenaSink {
     type Handle = NodeId;
     type Output = Dom;
-    type ElemName<'a> = OwnedName;
+    type ElemName<'a> = BorrowedName<'a>;
 
     fn finish(self) -> Dom {
         Dom {
@@ -230,17 +240,13 @@ impl TreeSink for ArenaSink {
         NodeId::DOCUMENT
     }
 
-    fn elem_name(&self, target: &NodeId) -> OwnedName {
-        match &self.nodes.borrow()[target.index()].data {
-            NodeData::Element(e) => OwnedName(e.name.clone()),
-            // The tree builder only asks for names of elements; answer with a name that
-            // matches nothing rather than panic.
-            _ => OwnedName(QualName::new(
-                None,
-                markup5ever::ns!(),
-                markup5ever::local_name!(""),
-            )),
-        }
+    fn elem_name<'a>(&'a self, target: &'a NodeId) -> BorrowedName<'a> {
+        BorrowedName(Ref::map(self.nodes.borrow(), |nodes| {
+            match &nodes[target.index()].data {
+                NodeData::Element(e) => &e.name,
+                _ => &NO_NAME,
+            }
+        }))
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {

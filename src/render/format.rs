@@ -4,6 +4,7 @@
 //! worst-case length, and every node line is written only if a fold line can still follow it,
 //! so `finish` can always close the output within `max_chars_total`.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -59,7 +60,13 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes a node line if it fits with room for a fold line after it.
-    pub(super) fn node(&mut self, node: &TreeNode, depth: usize, has_children: bool, ref_ok: bool) -> bool {
+    pub(super) fn node(
+        &mut self,
+        node: &TreeNode,
+        depth: usize,
+        has_children: bool,
+        ref_ok: bool,
+    ) -> bool {
         let ref_ = node.ref_.as_deref().filter(|_| ref_ok);
         let line = match self.opts.format {
             Format::Text => text_line(node, ref_, depth, has_children, self.opts),
@@ -326,8 +333,8 @@ fn json_line(
         attrs: Attrs<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
         level: Option<u32>,
-        #[serde(skip_serializing_if = "<[String]>::is_empty")]
-        states: &'a [String],
+        #[serde(skip_serializing_if = "<[Cow<'static, str>]>::is_empty")]
+        states: &'a [Cow<'static, str>],
     }
     let label = label(node, has_children, opts);
     let attrs = Attrs(shown_attrs(node, label.as_deref(), opts).collect());

@@ -8,6 +8,7 @@
 
 mod format;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -103,8 +104,8 @@ pub struct RenderStats {
 pub struct NodeRef {
     #[serde(rename = "ref")]
     pub ref_: String,
-    pub tag: String,
-    pub role: Option<String>,
+    pub tag: Cow<'static, str>,
+    pub role: Option<Cow<'static, str>>,
     pub name: Option<String>,
     pub attrs: BTreeMap<String, String>,
     pub text_snippet: Option<String>,

@@ -1,7 +1,7 @@
 use super::*;
 use crate::tree::{TreeStats, SCHEMA_VERSION};
 
-fn leaf(role: &str, name: &str, r: usize) -> TreeNode {
+fn leaf(role: &'static str, name: &str, r: usize) -> TreeNode {
     TreeNode {
         tag: "x".into(),
         role: Some(role.into()),
@@ -188,5 +188,9 @@ fn invalid_and_duplicate_refs_from_outside_are_dropped() {
     assert_eq!(r.text.matches("[ref=").count(), 1, "{}", r.text);
     assert_eq!(r.refs.len(), 1);
     assert!(r.refs.get("e4").is_some());
-    assert!(r.text.contains("Item 1"), "a node with a bad ref still shows: {}", r.text);
+    assert!(
+        r.text.contains("Item 1"),
+        "a node with a bad ref still shows: {}",
+        r.text
+    );
 }
