@@ -6,7 +6,8 @@
 //! that would open an element deeper than [`MAX_PARSE_DEPTH`] is dropped, together with its
 //! matching end tag; its text and void children are kept, one level up. Raw-text elements
 //! (`script`, `style`, `textarea`…) are always passed on, since they switch the tokenizer's
-//! state.
+//! state, and so are links, buttons, headings, list items and the other elements the tree
+//! builder closes when one of their kind opens: they cannot pile up on the stack.
 //!
 //! The tree builder does not expose its stack, so the guard follows the current node itself:
 //! after a start tag it is the element just inserted (exact: its depth is its parent's plus
@@ -38,6 +39,30 @@ struct DepthGuard {
     current: Cell<NodeId>,
 }
 
+/// Elements an agent needs that the tree builder closes when another of their kind opens, so
+/// keeping them at any depth cannot grow the stack: a deep link or button survives.
+fn closes_its_own_kind(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("a")
+            | local_name!("button")
+            | local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+            | local_name!("li")
+            | local_name!("dd")
+            | local_name!("dt")
+            | local_name!("p")
+            | local_name!("option")
+            | local_name!("optgroup")
+            | local_name!("select")
+            | local_name!("form")
+    )
+}
+
 fn keeps_tokenizer_state(name: &LocalName) -> bool {
     matches!(
         *name,
@@ -66,6 +91,7 @@ impl DepthGuard {
             TagKind::StartTag => {
                 if tag.self_closing
                     || keeps_tokenizer_state(&tag.name)
+                    || closes_its_own_kind(&tag.name)
                     || self.builder.sink.depth_of(self.current.get()) < MAX_PARSE_DEPTH
                     || is_void_name(&tag.name)
                 {
