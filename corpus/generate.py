@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
-"""Generates corpus/shop-600k.html: a realistic ~600 KB bilingual shop page.
+"""Generates corpus/shop-600k.html (and shop-2m.html): realistic bilingual shop pages.
 
 It has what makes real pages hard for agents: site navigation with mega-menus, a search form,
 a login form, long product lists, a large price table, hidden blocks (including hidden
 prompt-injection text that must never reach a snapshot), inline scripts and styles, tracking
 attributes and Chinese text. Deterministic: the same seed gives the same bytes.
 
-    python3 corpus/generate.py            # writes corpus/shop-600k.html
-    python3 corpus/generate.py --check    # exits 1 if the file on disk differs
+    python3 corpus/generate.py            # writes corpus/shop-600k.html and shop-2m.html
+    python3 corpus/generate.py --check    # exits 1 if a file on disk differs
 """
 import random
 import sys
 from html import escape
 from pathlib import Path
 
-OUT = Path(__file__).with_name("shop-600k.html")
+# name -> (price rows, products, article paragraphs); the 2 MB page is for benchmarks.
+PAGES = {"shop-600k.html": (700, 520, 30), "shop-2m.html": (2600, 1950, 110)}
 rng = random.Random(20261121)
 
 CATEGORIES = [("黄金", "gold"), ("白银", "silver"), ("铂金", "platinum"), ("钻石", "diamond"),
@@ -133,9 +134,9 @@ def footer():
     return "\n".join(out)
 
 
-def page():
+def page(rows, cards, paras):
     body = [nav(), "<main>", "<h1>今日金价 Today's gold price</h1>", login(), hidden_blocks(),
-            price_table(700), products(520), article(30), "</main>", footer(), scripts_and_styles()]
+            price_table(rows), products(cards), article(paras), "</main>", footer(), scripts_and_styles()]
     return ("<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\">"
             "<title>今日金价 - 金价网 GoldPrice</title>"
             "<link rel=\"canonical\" href=\"https://shop.example.com/gold/today\">"
@@ -144,11 +145,17 @@ def page():
 
 
 def main():
-    html = page().encode("utf-8")
-    if "--check" in sys.argv:
-        sys.exit(0 if OUT.read_bytes() == html else 1)
-    OUT.write_bytes(html)
-    print(f"wrote {OUT} ({len(html)} bytes)")
+    check = "--check" in sys.argv
+    for name, sizes in PAGES.items():
+        rng.seed(20261121)
+        html = page(*sizes).encode("utf-8")
+        out = Path(__file__).with_name(name)
+        if check:
+            if not out.exists() or out.read_bytes() != html:
+                sys.exit(f"{out} differs from what generate.py writes: run python3 corpus/generate.py")
+        else:
+            out.write_bytes(html)
+            print(f"wrote {out} ({len(html)} bytes)")
 
 
 if __name__ == "__main__":
