@@ -75,13 +75,14 @@ pub struct Walked {
     pub refs: Vec<NodeId>,
 }
 
-/// A node while the walk is building it.
-struct Building {
-    dom: NodeId,
-    parent: Option<usize>,
-    depth: usize,
+/// An emitted node whose subtree the walk is still inside. Only open nodes live here (the
+/// stack is as deep as the emitted nesting); closed nodes are already in their parent's
+/// `children`, so the tree is never held twice.
+struct Open {
     node: TreeNode,
     text: TextBuf,
+    /// Position of this node in document (pre-)order: an index into the ref table.
+    order: usize,
     /// Descendants are folded into this node's text (children-presentational roles).
     presentational_children: bool,
     /// Gets a ref whatever its text (interactive role, cursor-interactive, or `--all`).
@@ -92,16 +93,34 @@ struct Building {
     name_only: bool,
 }
 
+impl Open {
+    /// Finishes the node's text; returns the node and whether it gets a ref.
+    fn close(self) -> (TreeNode, bool) {
+        let Open {
+            mut node,
+            text,
+            name_only,
+            ref_always,
+            ref_if_labelled,
+            ..
+        } = self;
+        let text = text.finish().0;
+        if !text.is_empty() && !name_only && node.name.as_deref() != Some(text.as_str()) {
+            node.text = Some(text);
+        }
+        let labelled = node.name.is_some() || node.text.is_some();
+        (node, ref_always || (ref_if_labelled && labelled))
+    }
+}
+
 enum Work {
     Enter {
         id: NodeId,
-        parent: usize,
         vis_hidden: bool,
     },
     /// Leaving an element: close its emitted node, and separate block text.
     Exit {
-        emitted: Option<usize>,
-        parent: usize,
+        emitted: bool,
         block: bool,
     },
 }
@@ -123,20 +142,22 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
         .element(root)
         .map_or(Cow::Borrowed("#document"), tag_name);
 
-    let mut nodes: Vec<Building> = vec![Building {
-        dom: root,
-        parent: None,
-        depth: 0,
+    // The nearest emitted ancestor of whatever is being visited is always the top of `open`:
+    // every subtree pushes and pops its own emitted nodes.
+    let mut open: Vec<Open> = vec![Open {
         node: TreeNode {
             tag: root_tag,
             ..Default::default()
         },
         text: TextBuf::new(opts.max_text_per_node),
+        order: 0,
         presentational_children: false,
         ref_always: false,
         ref_if_labelled: false,
         name_only: true,
     }];
+    // For each emitted node in document order: its element and whether it gets a ref.
+    let mut order: Vec<(NodeId, bool)> = vec![(root, false)];
     let mut stats = TreeStats {
         dom_nodes: dom.element_count() as u64,
         ..Default::default()
@@ -145,34 +166,29 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
         .element(root)
         .is_some_and(|el| visibility_hidden(el, false));
     let mut stack: Vec<Work> = Vec::new();
-    push_children(dom, root, 0, root_vis, &mut stack);
+    push_children(dom, root, root_vis, &mut stack);
 
     while let Some(work) = stack.pop() {
         match work {
-            Work::Exit {
-                emitted,
-                parent,
-                block,
-            } => {
-                if block {
-                    nodes[parent].text.boundary();
-                }
-                if let Some(i) = emitted {
-                    if block {
-                        nodes[i].text.boundary();
+            Work::Exit { emitted, block } => {
+                if emitted {
+                    if let Some(node) = open.pop() {
+                        let position = node.order;
+                        let (node, gets_ref) = node.close();
+                        order[position].1 = gets_ref;
+                        top(&mut open).node.children.push(node);
                     }
                 }
+                if block {
+                    top(&mut open).text.boundary();
+                }
             }
-            Work::Enter {
-                id,
-                parent,
-                vis_hidden,
-            } => match &dom.node(id).data {
-                NodeData::Text(t) if !vis_hidden => nodes[parent].text.push_str(t),
+            Work::Enter { id, vis_hidden } => match &dom.node(id).data {
+                NodeData::Text(t) if !vis_hidden => top(&mut open).text.push_str(t),
                 NodeData::Element(el) => {
                     stats.visited_nodes += 1;
                     if el.is_html(&local_name!("br")) {
-                        nodes[parent].text.boundary();
+                        top(&mut open).text.boundary();
                         continue;
                     }
                     let style = style_of(el);
@@ -183,29 +199,44 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
                     let vis = style.visibility_hidden.unwrap_or(vis_hidden);
                     let block = is_block_styled(el, &style);
                     if block {
-                        nodes[parent].text.boundary();
+                        top(&mut open).text.boundary();
                     }
-                    let emitted = if vis {
+                    let presentational = top(&mut open).presentational_children;
+                    let made = if vis {
                         None
                     } else {
-                        emit(dom, &names, opts, &attr_names, id, el, parent, &mut nodes)
+                        emit(dom, &names, opts, &attr_names, id, el, presentational)
                     };
-                    let child_parent = emitted.unwrap_or(parent);
-                    stack.push(Work::Exit {
-                        emitted,
-                        parent,
-                        block,
-                    });
-                    push_children(dom, id, child_parent, vis, &mut stack);
+                    let mut emitted = false;
+                    if let Some(mut node) = made {
+                        node.order = order.len();
+                        order.push((id, false));
+                        if open.len() >= MAX_TREE_DEPTH {
+                            // At the depth cap, deeper nodes become leaves of the deepest
+                            // level, appended in document order; their text goes up.
+                            let position = node.order;
+                            let (leaf, gets_ref) = node.close();
+                            order[position].1 = gets_ref;
+                            top(&mut open).node.children.push(leaf);
+                        } else {
+                            open.push(node);
+                            emitted = true;
+                        }
+                    }
+                    stack.push(Work::Exit { emitted, block });
+                    push_children(dom, id, vis, &mut stack);
                 }
                 _ => {}
             },
         }
     }
 
-    let refs = assign_refs(&mut nodes, opts);
-    stats.emitted_nodes = nodes.len() as u64;
-    let tree = assemble(nodes);
+    stats.emitted_nodes = order.len() as u64;
+    let mut tree = match open.pop() {
+        Some(root) => root.close().0,
+        None => TreeNode::default(),
+    };
+    let refs = number_refs(&mut tree, &order);
     Walked {
         tree: NodeTree {
             version: SCHEMA_VERSION,
@@ -218,7 +249,36 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
     }
 }
 
-fn push_children(dom: &Dom, id: NodeId, parent: usize, vis_hidden: bool, stack: &mut Vec<Work>) {
+/// The innermost open node. The root is only popped after the loop, so `open` is never
+/// empty inside it.
+fn top(open: &mut [Open]) -> &mut Open {
+    let last = open.len().saturating_sub(1);
+    &mut open[last]
+}
+
+/// Numbers refs `e1`, `e2`… in document order: a pre-order pass over the finished tree visits
+/// nodes in the order they were emitted.
+fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)]) -> Vec<NodeId> {
+    let mut refs = Vec::new();
+    let mut position = 0;
+    let mut stack: Vec<&mut TreeNode> = vec![tree];
+    while let Some(node) = stack.pop() {
+        if let Some(&(id, true)) = order.get(position) {
+            refs.push(id);
+            let mut digits = itoa::Buffer::new();
+            let number = digits.format(refs.len());
+            let mut r = String::with_capacity(1 + number.len());
+            r.push('e');
+            r.push_str(number);
+            node.ref_ = Some(r);
+        }
+        position += 1;
+        stack.extend(node.children.iter_mut().rev());
+    }
+    refs
+}
+
+fn push_children(dom: &Dom, id: NodeId, vis_hidden: bool, stack: &mut Vec<Work>) {
     let start = stack.len();
     let only = dom
         .element(id)
@@ -226,20 +286,15 @@ fn push_children(dom: &Dom, id: NodeId, parent: usize, vis_hidden: bool, stack: 
     match only {
         Some(Some(summary)) => stack.push(Work::Enter {
             id: summary,
-            parent,
             vis_hidden,
         }),
         Some(None) => {}
-        None => stack.extend(dom.children(id).map(|c| Work::Enter {
-            id: c,
-            parent,
-            vis_hidden,
-        })),
+        None => stack.extend(dom.children(id).map(|c| Work::Enter { id: c, vis_hidden })),
     }
     stack[start..].reverse();
 }
 
-/// Decides whether `el` becomes a tree node and creates it. Returns its index.
+/// Decides whether `el` becomes a tree node and creates it (open, without text yet).
 #[allow(clippy::too_many_arguments)]
 fn emit(
     dom: &Dom,
@@ -248,9 +303,8 @@ fn emit(
     attr_names: &[(html5ever::LocalName, &str)],
     id: NodeId,
     el: &Element,
-    parent: usize,
-    nodes: &mut Vec<Building>,
-) -> Option<usize> {
+    inside_presentational: bool,
+) -> Option<Open> {
     let mut role = roles::role(dom, names.index(), id);
     if matches!(role, Some("none" | "presentation")) {
         role = None;
@@ -258,7 +312,6 @@ fn emit(
     let cat = role.map(category);
     let cursor =
         opts.cursor_interactive && cat != Some(Category::Interactive) && cursor_interactive(el);
-    let inside_presentational = nodes[parent].presentational_children;
     // Inside a button, an image or a checkbox the children are presentational: only what an
     // agent could still operate on its own is emitted.
     if inside_presentational && cat != Some(Category::Interactive) && !cursor {
@@ -296,27 +349,15 @@ fn emit(
     // A landmark's loose text is whatever its wrappers did not claim (often a whole article):
     // it is labelled by its accessible name only.
     let name_only = matches!(shown_role, "main" | "navigation" | "region" | "article");
-    // Keep the tree within MAX_TREE_DEPTH: deeper nodes become siblings of the deepest level.
-    let mut parent = parent;
-    while nodes[parent].depth + 1 > MAX_TREE_DEPTH {
-        match nodes[parent].parent {
-            Some(p) => parent = p,
-            None => break,
-        }
-    }
-    let index = nodes.len();
-    nodes.push(Building {
-        dom: id,
-        parent: Some(parent),
-        depth: nodes[parent].depth + 1,
+    Some(Open {
         node,
         text: TextBuf::new(opts.max_text_per_node),
+        order: 0,
         presentational_children: inside_presentational || children_presentational(shown_role),
         ref_always,
         ref_if_labelled,
         name_only,
-    });
-    Some(index)
+    })
 }
 
 /// `onclick`, `tabindex >= 0` or `contenteditable`: operable without an interactive role.
@@ -556,44 +597,6 @@ fn static_tag(name: &html5ever::LocalName) -> Option<&'static str> {
         "video",
     ];
     TAGS.binary_search(&&**name).ok().map(|i| TAGS[i])
-}
-
-/// Finalises texts and numbers refs in document order (node creation order is pre-order).
-fn assign_refs(nodes: &mut [Building], _opts: &TreeOptions) -> Vec<NodeId> {
-    let mut refs = Vec::new();
-    for b in nodes.iter_mut() {
-        let text = std::mem::replace(&mut b.text, TextBuf::new(0)).finish().0;
-        if !text.is_empty() && !b.name_only && b.node.name.as_deref() != Some(text.as_str()) {
-            b.node.text = Some(text);
-        }
-        let labelled = b.node.name.is_some() || b.node.text.is_some();
-        if b.parent.is_some() && (b.ref_always || (b.ref_if_labelled && labelled)) {
-            refs.push(b.dom);
-            let mut digits = itoa::Buffer::new();
-            let number = digits.format(refs.len());
-            let mut r = String::with_capacity(1 + number.len());
-            r.push('e');
-            r.push_str(number);
-            b.node.ref_ = Some(r);
-        }
-    }
-    refs
-}
-
-/// Turns the flat list into the nested tree, children before parents, without recursion.
-fn assemble(nodes: Vec<Building>) -> TreeNode {
-    let mut children: Vec<Vec<TreeNode>> = (0..nodes.len()).map(|_| Vec::new()).collect();
-    let mut root = TreeNode::default();
-    for (i, mut b) in nodes.into_iter().enumerate().rev() {
-        let mut kids = std::mem::take(&mut children[i]);
-        kids.reverse();
-        b.node.children = kids;
-        match b.parent {
-            Some(p) => children[p].push(b.node),
-            None => root = b.node,
-        }
-    }
-    root
 }
 
 /// The page title: the first `<title>` in the document, normalised.

@@ -162,8 +162,20 @@ impl TokenSink for DepthGuard {
 
 /// Parses a whole document into the arena.
 pub(super) fn parse(html: &str) -> Dom {
+    // Every element and comment starts at `<` + letter or `!`, and text nodes sit between
+    // them: twice that count bounds the node count closely, and a flood of bare `<` (which
+    // makes no nodes) reserves nothing.
+    let bytes = html.as_bytes();
+    let tags = memchr::memchr_iter(b'<', bytes)
+        .filter(|&i| {
+            bytes
+                .get(i + 1)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'!')
+        })
+        .count();
+    let estimate = 2 * tags + 16;
     let builder = TreeBuilder::new(
-        ArenaSink::default(),
+        ArenaSink::with_capacity(estimate),
         TreeBuilderOpts {
             // Chromium parses with scripting on: `<noscript>` content is raw text there.
             scripting_enabled: true,

@@ -63,7 +63,8 @@ pub enum NodeData {
     Text(StrTendril),
     /// Comments and processing instructions: kept so outerHTML round-trips, never rendered.
     Comment(StrTendril),
-    Element(Element),
+    /// Boxed, so that text nodes (as numerous as elements) stay small: a node is 48 bytes.
+    Element(Box<Element>),
 }
 
 /// An element: its interned name, its attributes in source order, and for `<template>` the
@@ -120,6 +121,9 @@ impl Dom {
         guard::parse(html)
     }
 
+    /// Size of one arena node, for memory estimates.
+    pub const NODE_SIZE: usize = std::mem::size_of::<Node>();
+
     /// A node by id.
     ///
     /// # Panics
@@ -131,7 +135,7 @@ impl Dom {
     /// The element data of `id`, or `None` for other kinds of node.
     pub fn element(&self, id: NodeId) -> Option<&Element> {
         match &self.node(id).data {
-            NodeData::Element(e) => Some(e),
+            NodeData::Element(e) => Some(&**e),
             _ => None,
         }
     }
@@ -316,6 +320,11 @@ mod tests {
         );
         assert_eq!(dom.element_count(), 8);
         assert!(dom.body().is_some());
+    }
+
+    #[test]
+    fn nodes_stay_small() {
+        assert!(Dom::NODE_SIZE <= 48, "{} bytes", Dom::NODE_SIZE);
     }
 
     #[test]

@@ -23,13 +23,19 @@ pub(super) struct ArenaSink {
     last_open: Cell<Option<NodeId>>,
 }
 
-impl Default for ArenaSink {
-    fn default() -> Self {
+impl ArenaSink {
+    /// A sink whose arena is sized for about `nodes` nodes up front: growing a `Vec` by
+    /// doubling can hold two copies at once, which would dominate peak memory.
+    pub(super) fn with_capacity(nodes: usize) -> ArenaSink {
+        let mut arena = Vec::with_capacity(nodes.max(1));
+        arena.push(new_node(NodeData::Document));
+        let mut depths = Vec::with_capacity(nodes.max(1));
+        depths.push(0);
         ArenaSink {
-            nodes: RefCell::new(vec![new_node(NodeData::Document)]),
+            nodes: RefCell::new(arena),
             elements: Cell::new(0),
             parse_errors: Cell::new(0),
-            depths: RefCell::new(vec![0]),
+            depths: RefCell::new(depths),
             last_open: Cell::new(None),
         }
     }
@@ -225,8 +231,10 @@ impl TreeSink for ArenaSink {
     type ElemName<'a> = BorrowedName<'a>;
 
     fn finish(self) -> Dom {
+        let mut nodes = self.nodes.into_inner();
+        nodes.shrink_to_fit();
         Dom {
-            nodes: self.nodes.into_inner(),
+            nodes,
             elements: self.elements.get(),
             parse_errors: self.parse_errors.get(),
         }
@@ -252,11 +260,11 @@ impl TreeSink for ArenaSink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {
         let template_contents = flags.template.then(|| self.push(NodeData::Document));
         self.elements.set(self.elements.get() + 1);
-        self.push(NodeData::Element(Element {
+        self.push(NodeData::Element(Box::new(Element {
             name,
             attrs,
             template_contents,
-        }))
+        })))
     }
 
     fn create_comment(&self, text: StrTendril) -> NodeId {
@@ -300,10 +308,9 @@ impl TreeSink for ArenaSink {
 
     fn get_template_contents(&self, target: &NodeId) -> NodeId {
         match &self.nodes.borrow()[target.index()].data {
-            NodeData::Element(Element {
-                template_contents: Some(c),
-                ..
-            }) => *c,
+            NodeData::Element(e) if e.template_contents.is_some() => {
+                e.template_contents.unwrap_or(*target)
+            }
             // Only called for templates; fall back to the element itself (its contents then
             // land under it, which is harmless: templates are never rendered).
             _ => *target,
