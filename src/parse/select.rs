@@ -93,7 +93,7 @@ impl<'a> ElementRef<'a> {
 
     fn el(&self) -> &'a super::Element {
         match &self.dom.node(self.id).data {
-            NodeData::Element(e) => &**e,
+            NodeData::Element(e) => e,
             // Constructed only for elements (see `new`).
             _ => unreachable!("ElementRef always points at an element"),
         }
