@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Minifies js/agent-browser.js (the readable source) into js/agent-browser.min.js (what the
+# crate ships through `script()`). `--check` fails if the committed file is stale.
+set -euo pipefail
+cd "$(dirname "$0")"
+[ -x node_modules/.bin/terser ] || npm ci --no-audit --no-fund --silent
+out=$(mktemp)
+# ES2017 target: nothing newer than the source uses sneaks in through compression.
+node_modules/.bin/terser ../../js/agent-browser.js --ecma 2017 --compress passes=2 --mangle \
+  --comments '/^!/' --preamble '// agent-browser.js (minified; source: js/agent-browser.js in agent-snapshot)' -o "$out"
+if [ "${1:-}" = "--check" ]; then
+  cmp -s "$out" ../../js/agent-browser.min.js || { echo "js/agent-browser.min.js is stale: run scripts/js/build.sh"; exit 1; }
+else
+  mv "$out" ../../js/agent-browser.min.js
+  wc -c ../../js/agent-browser.min.js
+fi
