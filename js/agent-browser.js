@@ -1,530 +1,475 @@
 // agent-browser.js: the in-page half of agent-snapshot. Plain ES2017, no dependencies.
 // Installs window.__agentBrowser = {snapshot, action, query, page}. snapshot() returns the
 // node tree of docs/node-tree.md with the roles, names and ref rules of src/aria and
-// src/walk.rs (keep them in step); the crate's renderer turns it into snapshot text.
+// src/walk.rs (keep the two in step: tests/browser.rs checks parity on static pages).
+// Shipped minified (js/agent-browser.min.js, made by scripts/js/build.sh).
 (() => {
 'use strict';
 if (window.__agentBrowser && window.__agentBrowser.version === 1) return;
-var S = (s) => { var o = {}; s.split(' ').forEach((k) => { o[k] = 1; }); return o; };
-var INTERACTIVE = S('button link textbox checkbox radio combobox listbox menuitem menuitemcheckbox menuitemradio option searchbox slider spinbutton switch tab treeitem');
-var CONTENT = S('heading cell gridcell columnheader rowheader listitem article region main navigation img progressbar meter');
-var ROLES = S('alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox comment complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic graphics-document graphics-object graphics-symbol grid gridcell group heading img insertion link list listbox listitem log main mark marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox sectionfooter sectionheader separator slider spinbutton status strong subscript suggestion superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem');
-var FROM_CONTENT = S('button cell checkbox columnheader comment gridcell heading link menuitem menuitemcheckbox menuitemradio option radio row rowheader sectionheader sectionfooter switch tab tooltip treeitem');
-var NO_NAME = S('caption code deletion emphasis generic insertion mark none paragraph presentation strong subscript superscript suggestion term time');
-var KIDS_PRESENTATIONAL = S('button checkbox img meter menuitemcheckbox menuitemradio option progressbar radio scrollbar separator slider switch tab');
-var GLOBAL_ARIA = 'atomic busy controls current describedby details dropeffect flowto grabbed keyshortcuts label labelledby live owns relevant roledescription'.split(' ').map(a => 'aria-' + a);
-var SKIP = S('SCRIPT STYLE TEMPLATE NOSCRIPT HEAD TITLE META LINK BASE DATALIST RP RT');
-var ATTRS = 'href name type value placeholder aria-label role src action method'.split(' ');
-var SPACE = /[ \t\n\f\r]+/g;
-var norm = (s) => { return (s || '').replace(SPACE, ' ').trim(); };
-var attr = (el, a) => { return el.getAttribute(a); };
-var tag = (el) => { return el.localName; };
-var style = (el) => { return getComputedStyle(el); };
-var maxText = 200;
+let set = s => new Set(s.split(' '));
+let INTERACTIVE = set('button link textbox checkbox radio combobox listbox menuitem menuitemcheckbox menuitemradio option searchbox slider spinbutton switch tab treeitem');
+let CONTENT = set('heading cell gridcell columnheader rowheader listitem article region main navigation img progressbar meter');
+// Roles named from their content: the interactive ones but text fields and ranges, and these.
+let FROM_CONTENT = new Set([...INTERACTIVE].filter(r => !/^(textbox|combobox|listbox|searchbox|slider|spinbutton)$/.test(r))
+  .concat('cell columnheader gridcell heading row rowheader comment sectionheader sectionfooter tooltip'.split(' ')));
+// Roles that prohibit a name, among those the tree can hold.
+let NO_NAME = set('caption generic none paragraph presentation suggestion term');
+let KIDS_PRESENTATIONAL = set('button checkbox img meter menuitemcheckbox menuitemradio option progressbar radio scrollbar separator slider switch tab');
+// Tag -> role for the unconditional rows of the HTML-AAM table (role:tags; a bare name maps
+// to itself); the conditional rows are in implicitRole. Text-level roles (strong, code…) are
+// left out: the tree never has nodes for them (walk.rs), so the script need not know them.
+let IMPLICIT = {};
+'article blockquote button dialog figure main math meter option search group:details,fieldset,optgroup,hgroup,address heading:h1,h2,h3,h4,h5,h6 list:menu,ol,ul term:dfn,dt listbox:datalist definition:dd separator:hr status:output paragraph:p progressbar:progress textbox:textarea navigation:nav'
+  .split(' ').forEach(p => { p = p.split(':'); for (let t of (p[1] || p[0]).split(',')) IMPLICIT[t] = p[0]; });
+// Every concrete ARIA role: those above plus the rest (src/aria/roles.rs ROLES).
+let ROLES = new Set([...INTERACTIVE, ...CONTENT, ...FROM_CONTENT, ...NO_NAME, ...KIDS_PRESENTATIONAL, ...Object.values(IMPLICIT),
+  ...'alert alertdialog application banner complementary contentinfo directory document feed form grid group list log marquee menu menubar note radiogroup rowgroup search status table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
+let GLOBAL_ARIA = 'atomic busy controls current describedby details dropeffect flowto grabbed keyshortcuts label labelledby live owns relevant roledescription'.split(' ').map(a => 'aria-' + a);
+let CHECKABLE = /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/;
+let SKIP = set('SCRIPT STYLE TEMPLATE NOSCRIPT HEAD TITLE META LINK BASE DATALIST RP RT');
+let ATTRS = 'href name type value placeholder aria-label role src action method'.split(' ');
+let SPACE = /[ \t\n\f\r]+/g;
+let norm = s => (s || '').replace(SPACE, ' ').trim();
+let attr = (el, a) => el.getAttribute(a);
+let has = (el, a) => el.hasAttribute(a);
+let val = (el, a) => val(el, a);
+let up = el => el.parentElement;
+let D = document;
+let BUTTON_INPUT = /^(button|submit|reset)$/;
+let tag = el => el.localName;
+let css = el => getComputedStyle(el);
+let kid = (el, s) => el.querySelector(':scope>' + s);
+let pres = r => r === 'none' || r === 'presentation';
+let dropped = r => r === '' || pres(r);
+let shows = cs => shows(cs);
+let isTrue = (el, a) => /^\s*true\s*$/i.test(attr(el, a) || '');
+let maxText = 200;
 
-// Text cut at n characters (code points), ending in an ellipsis when cut.
-var cut = (s, n) => {
-  var a = Array.from(s);
-  return a.length <= n ? s : n === 0 ? '' : a.slice(0, n - 1).join('') + '\u2026';
+// Text cut at n code points, ending in an ellipsis when cut (src/text.rs).
+let cut = (s, n) => { let a = [...s]; return a.length <= n ? s : n ? a.slice(0, n - 1).join('') + '\u2026' : ''; };
+// Rendered text with a character limit: whitespace collapsed, block boundaries as spaces.
+let Buf = limit => {
+  let b = {_s: '', _n: 0, _sp: false, _full: false};
+  let add = w => {
+    let a = [...w], room = limit - b._n;
+    if (a.length > room) { b._s += a.slice(0, room).join(''); b._n = limit; b._full = true; } else { b._s += w; b._n += a.length; }
+  };
+  b._push = t => (t || '').split(SPACE).forEach((w, i) => {
+    if (i) b._sp = true;
+    if (!w || b._full) return;
+    if (b._sp && b._s) add(' ');
+    b._sp = false;
+    add(w);
+  });
+  b._gap = () => { b._sp = true; };
+  return b;
 };
 
 // ---- visibility (src/aria/hidden.rs; live: computed style and boxes) ----
-var ariaHidden = (el) => {
-  var v = attr(el, 'aria-hidden');
-  return v !== null && !/^\s*(false|undefined)?\s*$/i.test(v);
-};
-// Why the subtree of el is hidden, or '' (visibility:hidden is inherited, checked apart).
-var hiddenSubtree = (el, cs) => {
-  if (SKIP[el.tagName]) return 'not-rendered';
-  if (ariaHidden(el)) return 'aria-hidden';
-  if (cs.display === 'none') return 'display-none';
-  if (cs.opacity === '0') return 'opacity-zero';
-  if (el.inert) return 'inert';
-  if (tag(el) === 'input' && el.type === 'hidden') return 'hidden-input';
-  if (cs.display !== 'contents' && el.getClientRects().length === 0 && tag(el) !== 'area') return 'no-box';
-  return '';
-};
-var isHidden = (el) => {
-  for (var e = el; e && e.nodeType === 1; e = e.parentElement) if (hiddenSubtree(e, style(e))) return true;
-  return style(el).visibility !== 'visible';
+// Whether the subtree of el is hidden (visibility:hidden is inherited and checked apart).
+let hiddenSubtree = (el, cs) =>
+  SKIP.has(el.tagName) || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
+  || cs.display === 'none' || cs.opacity === '0' || el.inert || (tag(el) === 'input' && el.type === 'hidden')
+  || (cs.display !== 'contents' && tag(el) !== 'area' && !el.getClientRects().length);
+let isHidden = el => {
+  for (let e = el; e && e.nodeType === 1; e = up(e)) if (hiddenSubtree(e, css(e))) return true;
+  return !shows(css(el));
 };
 
 // ---- roles (src/aria/roles.rs) ----
-var focusable = (el) => {
+let detailsSummary = el => { let p = up(el); return !!p && tag(p) === 'details' && kid(p, 'summary') === el; };
+let focusable = el => {
   if (el.disabled) return false;
-  if (el.hasAttribute('tabindex') || el.isContentEditable) return true;
-  switch (tag(el)) {
-    case 'a': case 'area': return el.hasAttribute('href');
-    case 'input': return el.type !== 'hidden';
-    case 'button': case 'select': case 'textarea': case 'iframe': return true;
-    case 'summary': return detailsSummary(el);
-  }
-  return false;
+  if (has(el, 'tabindex') || el.isContentEditable) return true;
+  let t = tag(el);
+  return t === 'a' || t === 'area' ? has(el, 'href') : t === 'input' ? el.type !== 'hidden'
+    : /^(button|select|textarea|iframe)$/.test(t) || (t === 'summary' && detailsSummary(el));
 };
-var detailsSummary = (el) => {
-  var p = el.parentElement;
-  return !!p && tag(p) === 'details' && p.querySelector(':scope > summary') === el;
-};
-function hasGlobalAria(el) { return GLOBAL_ARIA.some((a) => { return el.hasAttribute(a); }); }
-function named(el) { return ['aria-label', 'aria-labelledby', 'title'].some((a) => { return norm(attr(el, a)) !== ''; }); }
-var explicitRole = (el) => {
-  var toks = (attr(el, 'role') || '').toLowerCase().split(SPACE);
-  for (var i = 0; i < toks.length; i++) {
-    var t = toks[i] === 'image' ? 'img' : toks[i];
-    if (ROLES[t]) return t;
+let hasGlobalAria = el => GLOBAL_ARIA.some(a => has(el, a));
+let named = el => ['aria-label', 'aria-labelledby', 'title'].some(a => val(el, a));
+let explicitRole = el => {
+  for (let t of (attr(el, 'role') || '').toLowerCase().split(SPACE)) {
+    if (t === 'image') t = 'img';
+    if (ROLES.has(t)) return t;
   }
   return '';
 };
-var role = (el) => {
-  var r = explicitRole(el);
-  if (r === 'none' || r === 'presentation') { if (!focusable(el) && !hasGlobalAria(el)) return r; }
+let role = el => {
+  let r = explicitRole(el);
+  if (pres(r)) { if (!focusable(el) && !hasGlobalAria(el)) return r; }
   else if (r === 'generic') return '';
-  else if (r && (!{treeitem: 1, option: 1, listitem: 1}[r] || inContext(el, r))) return r;
+  else if (r && (!/^(treeitem|option|listitem)$/.test(r) || inContext(el, r))) return r;
   return implicitRole(el);
 };
-var inContext = (el, r) => {
-  var c = '';
-  for (var p = el.parentElement, i = 0; p && i < 8 && !c; p = p.parentElement, i++) {
-    c = role(p);
-    if (c === 'none' || c === 'presentation') c = '';
-  }
-  return r === 'treeitem' ? /^(tree|group)$/.test(c) : r === 'option' ? /^(listbox|group|combobox)$/.test(c) : /^(list|group|directory)$/.test(c);
+// Chromium drops these roles outside their required context (ARIA 1.2).
+let inContext = (el, r) => {
+  let c = '';
+  for (let p = up(el), i = 0; p && i < 8 && !c; p = up(p), i++) { c = role(p); if (dropped(c)) c = ''; }
+  return (r === 'treeitem' ? /^(tree|group)$/ : r === 'option' ? /^(listbox|group|combobox)$/ : /^(list|group|directory)$/).test(c);
 };
-var scoped = (el, re) => {
-  for (var p = el.parentElement; p; p = p.parentElement) if (re.test(tag(p)) || /^(article|complementary|main|navigation|region)$/.test(explicitRole(p))) return true;
+let scoped = (el, re) => {
+  for (let p = up(el); p; p = up(p)) if (re.test(tag(p)) || /^(article|complementary|main|navigation|region)$/.test(explicitRole(p))) return true;
   return false;
 };
-function tableRole(el) { var t = el.closest('table'); return t ? role(t) : null; }
-var layoutTable = (t) => {
-  if (norm(attr(t, 'summary')) || norm(attr(t, 'rules')) || parseInt(attr(t, 'border'), 10) > 0 || t.isContentEditable) return false;
-  if (t.caption || t.tHead || t.tFoot || t.querySelector(':scope > col, :scope > colgroup')) return false;
-  var cells = [];
-  for (var i = 0; i < t.rows.length; i++) if (t.rows[i].closest('table') === t) cells.push.apply(cells, t.rows[i].cells);
-  if (cells.length <= 1) return true;
+let tableRole = el => { let t = el.closest('table'); return t ? role(t) : null; };
+// Chromium's data-table heuristic without its stylesheet signals (roles.rs is_layout_table).
+let layoutTable = t => {
+  if (val(t, 'summary') || val(t, 'rules') || parseInt(attr(t, 'border'), 10) > 0 || t.isContentEditable) return false;
+  if (t.caption || t.tHead || t.tFoot || kid(t, 'col,:scope>colgroup')) return false;
+  let cells = [];
+  for (let r of t.rows) if (r.closest('table') === t) cells.push(...r.cells);
+  if (cells.length < 2) return true;
   if (t.rows.length >= 20) return false;
-  return !cells.some((c) => {
-    return tag(c) === 'th' || ['headers', 'abbr', 'axis', 'scope'].some((a) => { return norm(attr(c, a)); }) || /border/i.test(attr(c, 'style') || '');
-  });
+  return !cells.some(c => tag(c) === 'th' || ['headers', 'abbr', 'axis', 'scope'].some(a => val(c, a)) || /border/i.test(attr(c, 'style') || ''));
 };
-// Tag -> role for the unconditional rows of the HTML-AAM table; the rest are below.
-var IMPLICIT = {};
-'article:article blockquote:blockquote button:button code:code datalist:listbox dd:definition del:deletion s:deletion details:group dfn:term dt:term dialog:dialog em:emphasis fieldset:group optgroup:group hgroup:group address:group figure:figure h1:heading h2:heading h3:heading h4:heading h5:heading h6:heading hr:separator ins:insertion main:main mark:mark math:math menu:list ol:list ul:list meter:meter nav:navigation option:option output:status p:paragraph progress:progressbar search:search strong:strong sub:subscript sup:superscript textarea:textbox time:time'
-  .split(' ').forEach(p => { p = p.split(':'); IMPLICIT[p[0]] = p[1]; });
-var dropped = r => r === '' || r === 'none' || r === 'presentation';
-var SECTIONING = /^(article|aside|main|nav|section)$/;
-var implicitRole = el => {
-  var t = tag(el), p = el.parentElement, tr;
+let SECTIONING = /^(article|aside|main|nav|section)$/;
+let implicitRole = el => {
+  let t = tag(el), p = up(el);
+  let tr;
   if (el.namespaceURI === 'http://www.w3.org/2000/svg') return t === 'svg' ? 'img' : '';
   if (IMPLICIT[t]) return IMPLICIT[t];
   switch (t) {
-    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+    case 'a': case 'area': return has(el, 'href') ? 'link' : '';
     case 'aside': return scoped(el, /^(article|aside|nav|section)$/) && !named(el) ? '' : 'complementary';
     case 'caption': return dropped(tableRole(el)) ? '' : 'caption';
     case 'footer': return scoped(el, SECTIONING) ? '' : 'contentinfo';
     case 'header': return scoped(el, SECTIONING) ? '' : 'banner';
     case 'form': return named(el) ? 'form' : '';
     case 'section': return named(el) ? 'region' : '';
-    case 'img': return attr(el, 'alt') === '' && !focusable(el) && !hasGlobalAria(el) && !el.hasAttribute('title') ? 'presentation' : 'img';
+    case 'img': return attr(el, 'alt') === '' && !focusable(el) && !hasGlobalAria(el) && !has(el, 'title') ? 'presentation' : 'img';
     case 'input': return inputRole(el);
-    case 'li': tr = p ? role(p) : ''; return tr === 'none' || tr === 'presentation' ? '' : 'listitem';
+    case 'li': return p && pres(role(p)) ? '' : 'listitem';
     case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
     case 'summary': return detailsSummary(el) ? 'button' : '';
     case 'table': return layoutTable(el) ? '' : 'table';
     case 'tbody': case 'thead': case 'tfoot': case 'tr': return dropped(tableRole(el)) ? '' : t === 'tr' ? 'row' : 'rowgroup';
     case 'td': tr = tableRole(el); return tr === 'grid' || tr === 'treegrid' ? 'gridcell' : tr === 'table' ? 'cell' : '';
-    case 'th':
+    case 'th': {
       if (dropped(tableRole(el))) return '';
-      var sc = (attr(el, 'scope') || '').trim().toLowerCase();
-      return /^row/.test(sc) ? 'rowheader' : /^col/.test(sc) ? 'columnheader' : p && p.querySelector(':scope>td') ? 'rowheader' : 'columnheader';
+      let sc = (attr(el, 'scope') || '').trim().toLowerCase();
+      return /^row/.test(sc) ? 'rowheader' : /^col/.test(sc) ? 'columnheader' : p && kid(p, 'td') ? 'rowheader' : 'columnheader';
+    }
   }
   return '';
 };
-var inputRole = (el) => {
-  var l = el.list && tag(el.list) === 'datalist';
-  switch (el.type) {
-    case 'button': case 'image': case 'reset': case 'submit': return 'button';
-    case 'checkbox': return 'checkbox';
-    case 'radio': return 'radio';
-    case 'range': return 'slider';
-    case 'number': return 'spinbutton';
-    case 'search': return l ? 'combobox' : 'searchbox';
-    case 'email': case 'tel': case 'text': case 'url': return l ? 'combobox' : 'textbox';
-    case 'password': return 'textbox';
-  }
-  return '';
+let inputRole = el => {
+  let l = el.list && tag(el.list) === 'datalist', t = el.type;
+  return /^(button|image|reset|submit)$/.test(t) ? 'button' : t === 'checkbox' || t === 'radio' ? t : t === 'range' ? 'slider'
+    : t === 'number' ? 'spinbutton' : t === 'search' ? (l ? 'combobox' : 'searchbox')
+    : /^(email|tel|text|url)$/.test(t) ? (l ? 'combobox' : 'textbox') : t === 'password' ? 'textbox' : '';
 };
 
-// ---- names (src/aria/name.rs, accname 1.2 2A-2I) ----
-// Rendered text with a character limit: whitespace collapsed, block boundaries as spaces
-// (src/text.rs).
-var Buf = limit => {
-  var b = {s: '', n: 0, sp: false, full: false};
-  var add = w => {
-    var a = Array.from(w), room = limit - b.n;
-    if (a.length > room) { b.s += a.slice(0, room).join(''); b.n = limit; b.full = true; return; }
-    b.s += w; b.n += a.length;
-  };
-  b.push = t => (t || '').split(SPACE).forEach((w, i) => {
-    if (i > 0) b.sp = true;
-    if (!w || b.full) return;
-    if (b.sp && b.s) add(' ');
-    b.sp = false;
-    add(w);
-  });
-  b.gap = () => { b.sp = true; };
-  return b;
-};
-
-var block = (el, cs) => {
-  var d = cs.display;
-  return !(d === 'inline' || d === 'contents' || d === 'none');
-};
-var buttonValue = (el) => {
-  if (el.hasAttribute('value')) return norm(el.value);
-  return el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : '';
-};
-var selectedText = (el) => {
-  var b = Buf(maxText), opts = [].filter.call(el.options, (o) => { return o.selected; });
-  opts.forEach((o) => { b.gap(); b.push(o.text); });
-  return b.s;
-};
-var embeddedValue = (el, r) => {
-  if (r === 'textbox' || r === 'searchbox') return tag(el) === 'input' ? el.value : el.textContent;
+// ---- names (src/aria/name.rs, accname 1.2 steps 2A-2I) ----
+let block = cs => !/^(inline|contents|none)$/.test(cs.display);
+let buttonValue = el => has(el, 'value') ? norm(el.value) : el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : '';
+// 2C: the value a control embedded in a label contributes.
+let embeddedValue = (el, r) => {
+  let t = tag(el), b = Buf(maxText), each = list => list.forEach(o => { b._gap(); b._push(o.textContent); });
+  if (r === 'textbox' || r === 'searchbox') return t === 'input' ? el.value : el.textContent;
   if (r === 'combobox' || r === 'listbox') {
-    if (tag(el) === 'select') return selectedText(el);
-    if (tag(el) === 'input') return el.value;
-    var b = Buf(maxText);
-    el.querySelectorAll('[aria-selected="true"]').forEach((o) => { b.gap(); b.push(o.textContent); });
-    return b.s;
+    if (t === 'input') return el.value;
+    each(t === 'select' ? [...el.options].filter(o => o.selected) : el.querySelectorAll('[aria-selected="true"]'));
+    return b._s;
   }
   if (/^(slider|spinbutton|progressbar|scrollbar|meter)$/.test(r)) return attr(el, 'aria-valuetext') || attr(el, 'aria-valuenow') || attr(el, 'value') || '';
   return null;
 };
-var nativeLeaf = (el) => {
-  var t = tag(el);
-  if (t === 'svg') { var st = el.querySelector(':scope > title'); return st ? norm(st.textContent) : null; }
-  if (t === 'img' || t === 'area') return el.hasAttribute('alt') ? norm(attr(el, 'alt')) : null;
-  if (t === 'input') {
-    if (/^(button|submit|reset)$/.test(el.type)) return buttonValue(el);
-    if (el.type === 'image') return norm(attr(el, 'alt')) || norm(attr(el, 'value')) || null;
-  }
+// 2E for leaves: img alt, input button values, svg <title>.
+let nativeLeaf = el => {
+  let t = tag(el);
+  if (t === 'svg') { let st = kid(el, 'title'); return st ? norm(st.textContent) : null; }
+  if (t === 'img' || t === 'area') return has(el, 'alt') ? val(el, 'alt') : null;
+  if (t === 'input' && BUTTON_INPUT.test(el.type)) return buttonValue(el);
+  if (t === 'input' && el.type === 'image') return val(el, 'alt') || val(el, 'value') || null;
   return null;
 };
-// Steps 2B-2E for a node met inside a traversal; null means: go on with its content.
-var step = (el, ctx) => {
-  if (!ctx.ref) { var lb = labelledby(el, 'aria-labelledby', ctx.root); if (lb) return lb; }
-  var r = role(el);
-  if (el !== ctx.root) { var v = embeddedValue(el, r); if (v !== null) return v; }
-  var al = norm(attr(el, 'aria-label'));
-  if (al) return al;
-  if (r !== 'none' && r !== 'presentation') { var n = nativeLeaf(el); if (n) return n; }
-  return null;
+// Steps 2B-2E for a node met inside a traversal; null: go on with its content.
+let step = (el, ctx) => {
+  if (!ctx._ref) { let lb = labelledby(el, 'aria-labelledby', ctx._root); if (lb) return lb; }
+  let r = role(el);
+  if (el !== ctx._root) { let v = embeddedValue(el, r); if (v !== null) return v; }
+  return val(el, 'aria-label') || (dropped(r) && r ? null : nativeLeaf(el)) || null;
 };
-// 2F-2H: the text of the children of root, without recursion on depth.
-var content = (root, ctx, b, raw) => {
-  var stack = [], kids = (n) => {
-    var c = tag(n) === 'details' && !n.open ? [n.querySelector(':scope > summary')].filter(Boolean) : [].slice.call(n.childNodes);
-    for (var i = c.length - 1; i >= 0; i--) stack.push(c[i]);
+// 2F-2H: the text of root's children, by the same steps, with an explicit stack.
+let content = (root, ctx, b, raw) => {
+  let stack = [];
+  let kids = n => {
+    let c = tag(n) === 'details' && !n.open ? [kid(n, 'summary')].filter(Boolean) : [...n.childNodes];
+    for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]);
   };
   kids(root);
-  while (stack.length && !b.full) {
-    var n = stack.pop();
-    if (n === null) { b.gap(); continue; }
-    if (n.nodeType === 3) { if (ctx.all || style(n.parentElement).visibility === 'visible') b.push(n.data); continue; }
+  while (stack.length && !b._full) {
+    let n = stack.pop();
+    if (n === null) { b._gap(); continue; }
+    if (n.nodeType === 3) { if (ctx._all || css(up(n)).visibility === 'visible') b._push(n.data); continue; }
     if (n.nodeType !== 1) continue;
-    if (tag(n) === 'br') { b.gap(); continue; }
-    var cs = style(n);
-    if (!ctx.all && hiddenSubtree(n, cs)) continue;
-    var bl = block(n, cs);
-    if (bl) b.gap();
-    if (!raw && (ctx.all || cs.visibility === 'visible')) {
-      if (n === ctx.root && !ctx.ref) continue;
-      var t = step(n, ctx);
-      if (t !== null) { b.push(t); if (bl) b.gap(); continue; }
+    if (tag(n) === 'br') { b._gap(); continue; }
+    let cs = css(n);
+    if (!ctx._all && hiddenSubtree(n, cs)) continue;
+    let bl = block(cs);
+    if (bl) b._gap();
+    if (!raw && (ctx._all || shows(cs))) {
+      if (n === ctx._root && !ctx._ref) continue;
+      let t = step(n, ctx);
+      if (t !== null) { b._push(t); if (bl) b._gap(); continue; }
     }
     if (bl) stack.push(null);
     kids(n);
   }
 };
-var labelledby = (el, a, named) => {
-  var ids = norm(attr(el, a));
-  if (!ids) return '';
-  var b = Buf(maxText);
-  ids.split(' ').forEach((id) => {
-    var t = document.getElementById(id);
-    if (!t || b.full) return;
-    b.gap();
-    var ctx = {root: named, ref: true, all: isHidden(t)};
-    var s = step(t, ctx);
-    if (s !== null) b.push(s);
-    else { var before = b.s; content(t, ctx, b, false); if (b.s === before) b.push(norm(attr(t, 'title'))); }
-  });
-  return b.s;
-};
-var labels = (el) => {
-  if (!el.labels || !el.labels.length) return null;
-  var b = Buf(maxText), any = false;
-  [].forEach.call(el.labels, (l) => {
-    if (isHidden(l)) return;
-    any = true; b.gap(); content(l, {root: el, ref: false, all: false}, b, false);
-  });
-  return any ? b.s : null;
-};
-var nativeName = (el, ctx) => {
-  var t = tag(el), c, s;
-  if (t === 'svg') return nativeLeaf(el);
-  if (t === 'input') {
-    if (/^(button|submit|reset)$/.test(el.type)) return buttonValue(el);
-    if (el.type === 'image') return labels(el) || norm(attr(el, 'alt')) || norm(attr(el, 'value')) || norm(attr(el, 'title')) || 'Submit';
-    return labels(el);
+// 2B: referenced elements' text alternatives, hidden ones included.
+let labelledby = (el, a, root) => {
+  let ids = val(el, a), b = Buf(maxText);
+  if (ids) for (let id of ids.split(' ')) {
+    let t = D.getElementById(id);
+    if (!t || b._full) continue;
+    b._gap();
+    let ctx = {_root: root, _ref: true, _all: isHidden(t)}, s = step(t, ctx), before = b._s;
+    if (s !== null) b._push(s);
+    else { content(t, ctx, b, false); if (b._s === before) b._push(val(t, 'title')); }
   }
+  return b._s;
+};
+// Visible <label>s joined; '' when _labelled only by empty labels; null when unlabelled.
+let labels = el => {
+  let b = Buf(maxText);
+  let any = false;
+  for (let l of el.labels || []) if (!isHidden(l)) { any = true; b._gap(); content(l, {_root: el, _ref: false, _all: false}, b, false); }
+  return any ? b._s : null;
+};
+let nativeName = (el, ctx) => {
+  let t = tag(el);
+  if (t === 'input') return BUTTON_INPUT.test(el.type) ? buttonValue(el)
+    : el.type === 'image' ? labels(el) || val(el, 'alt') || val(el, 'value') || val(el, 'title') || 'Submit' : labels(el);
   if (/^(textarea|select|meter|output|progress|button)$/.test(t)) return labels(el);
-  if (t === 'img' || t === 'area') return nativeLeaf(el);
-  var first = {fieldset: 'legend', figure: 'figcaption', table: 'caption'}[t];
+  let first = {fieldset: 'legend', figure: 'figcaption', table: 'caption'}[t];
   if (first) {
-    c = el.querySelector(':scope > ' + first);
-    if (c && !isHidden(c)) { s = Buf(maxText); content(c, ctx, s, false); if (s.s) return s.s; }
-    return t === 'table' ? norm(attr(el, 'summary')) : null;
+    let c = kid(el, first), b = Buf(maxText);
+    if (c && !isHidden(c)) content(c, ctx, b, false);
+    return b._s || (t === 'table' ? val(el, 'summary') : null);
   }
-  if (t === 'optgroup' || t === 'option') return norm(attr(el, 'label')) || null;
-  return null;
+  if (t === 'optgroup' || t === 'option') return val(el, 'label') || null;
+  return nativeLeaf(el);
 };
-var accName = (el, r) => {
-  if (NO_NAME[r]) return '';
-  var lb = labelledby(el, 'aria-labelledby', el);
-  if (lb) return lb;
-  var al = norm(attr(el, 'aria-label'));
-  if (al) return cut(al, maxText);
-  var ctx = {root: el, ref: false, all: false};
-  if (r !== 'none' && r !== 'presentation') {
-    var nat = nativeName(el, ctx);
-    if (nat) return cut(nat, maxText);
-    if (nat === '' && el.labels && el.labels.length && !/^(button)$/.test(tag(el)) && !/^(button|submit|reset|image)$/.test(el.type)) return '';
+let accName = (el, r) => {
+  if (NO_NAME.has(r)) return '';
+  let ctx = {_root: el, _ref: false, _all: false};
+  let s = labelledby(el, 'aria-labelledby', el) || cut(val(el, 'aria-label'), maxText);
+  if (s) return s;
+  if (!dropped(r) || !r) {
+    s = nativeName(el, ctx);
+    if (s) return cut(s, maxText);
+    // A text field with a visible but empty <label> has an empty name (Chromium).
+    if (s === '' && el.labels && el.labels.length && tag(el) !== 'button' && !/^(button|submit|reset|image)$/.test(el.type)) return '';
   }
-  if (FROM_CONTENT[r] || tag(el) === 'summary' || (tag(el) === 'option' && !r)) {
-    var b = Buf(maxText);
+  if (FROM_CONTENT.has(r) || tag(el) === 'summary' || (tag(el) === 'option' && !r)) {
+    let b = Buf(maxText);
     content(el, ctx, b, false);
-    if (b.s) return b.s;
+    if (b._s) return b._s;
   }
-  return cut(norm(attr(el, 'title')) || norm(attr(el, 'placeholder')) || norm(attr(el, 'aria-placeholder')), maxText);
+  return cut(val(el, 'title') || val(el, 'placeholder') || val(el, 'aria-placeholder'), maxText);
 };
 
 // ---- snapshot (src/walk.rs) ----
-var states = (el, r) => {
-  var out = [], t = (a) => { return (attr(el, a) || '').trim().toLowerCase() === 'true'; };
-  if (/^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(r)) {
-    var ac = (attr(el, 'aria-checked') || '').trim().toLowerCase();
-    if (ac === 'mixed' || el.indeterminate) out.push('mixed');
-    else if (ac === 'true' || (tag(el) === 'input' && el.checked)) out.push('checked');
+let states = (el, r) => {
+  let out = [], input = tag(el) === 'input';
+  if (CHECKABLE.test(r)) {
+    let ac = (attr(el, 'aria-checked') || '').trim().toLowerCase();
+    if (ac === 'mixed' || (input && el.indeterminate)) out.push('mixed');
+    else if (ac === 'true' || (input && el.checked)) out.push('checked');
   }
-  if (t('aria-selected') || (tag(el) === 'option' && el.selected)) out.push('selected');
-  if (t('aria-expanded')) out.push('expanded');
-  if (t('aria-pressed')) out.push('pressed');
-  if (t('aria-disabled') || el.disabled) out.push('disabled');
-  if (t('aria-required') || el.required) out.push('required');
+  if (isTrue(el, 'aria-selected') || (tag(el) === 'option' && el.selected)) out.push('selected');
+  if (isTrue(el, 'aria-expanded')) out.push('expanded');
+  if (isTrue(el, 'aria-pressed')) out.push('pressed');
+  if (isTrue(el, 'aria-disabled') || el.disabled) out.push('disabled');
+  if (isTrue(el, 'aria-required') || el.required) out.push('required');
   return out;
 };
-var attrsOf = (el, maxAttr) => {
-  var o = {}, any = false;
-  ATTRS.forEach((a) => {
-    var v = a === 'value' && (tag(el) === 'input' || tag(el) === 'textarea') ? el.value : attr(el, a);
-    if (v === null || v === undefined || (a === 'value' && v === '' && !el.hasAttribute('value'))) return;
+let attrsOf = (el, max) => {
+  let o = {};
+  let any = false;
+  for (let a of ATTRS) {
+    // A form control's value is its current value, not the attribute it started with.
+    let v = a === 'value' && /^(input|textarea)$/.test(tag(el)) && (has(el, 'value') || el.value) ? el.value : attr(el, a);
+    if (v == null) continue;
     v = v.trim();
-    if (/^data:/i.test(v) && v.indexOf(',') >= 0 && v.indexOf(',') + 1 < v.length) v = v.slice(0, v.indexOf(',') + 1) + '\u2026';
-    o[a] = cut(v, maxAttr); any = true;
-  });
-  return any ? o : null;
+    let comma = v.indexOf(',');
+    if (/^data:/i.test(v) && comma >= 0 && comma + 1 < v.length) v = v.slice(0, comma + 1) + '\u2026';
+    o[a] = cut(v, max); any = true;
+  }
+  return any ? o : undefined;
 };
-var cursorInteractive = (el, cs, opts) => {
-  var ti = parseInt(attr(el, 'tabindex'), 10);
-  if (el.hasAttribute('onclick') || typeof el.onclick === 'function' || ti >= 0 || el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return true;
-  // cursor:pointer counts where it starts, not on every descendant that inherits it.
-  return opts.live && cs.cursor === 'pointer' && !(el.parentElement && style(el.parentElement).cursor === 'pointer');
+let clickable = el => has(el, 'onclick') || typeof el.onclick === 'function';
+let cursorInteractive = (el, cs) => {
+  let p = up(el);
+  return clickable(el) || parseInt(attr(el, 'tabindex'), 10) >= 0 || (el.isContentEditable && !(p && p.isContentEditable))
+    // cursor:pointer counts where it starts, not on every descendant that inherits it.
+    || (cs.cursor === 'pointer' && !(p && css(p).cursor === 'pointer'));
 };
-var level = (el, r) => {
-  if (r !== 'heading') return undefined;
-  var l = parseInt(attr(el, 'aria-level'), 10);
-  return l >= 1 ? l : /^h[1-6]$/.test(tag(el)) ? +tag(el)[1] : 2;
+// The node for el if it is emitted (open: its text and children still to come).
+let emit = (el, cs, insideP, o) => {
+  let r = role(el);
+  if (dropped(r)) r = '';
+  let cat = INTERACTIVE.has(r) ? 'i' : CONTENT.has(r) ? 'c' : r ? 's' : '';
+  let cur = o._cursorInteractive && cat !== 'i' && cursorInteractive(el, cs);
+  if ((insideP && cat !== 'i' && !cur) || (!r && !cur)) return null;
+  let shown = r || (clickable(el) || cs.cursor === 'pointer' ? 'clickable' : 'focusable');
+  let node = {tag: tag(el), role: shown}, name = accName(el, r ? shown : ''), lv = parseInt(attr(el, 'aria-level'), 10);
+  if (name) node.name = name;
+  if (r === 'heading') node.level = lv >= 1 ? lv : /^h[1-6]$/.test(tag(el)) ? +tag(el)[1] : 2;
+  node.attrs = attrsOf(el, o._maxAttrValueLen);
+  let st = states(el, r);
+  if (st.length) node.states = st;
+  if (cur || !r) node.cursorInteractive = true;
+  return {_node: node, _el: el, _text: Buf(o._maxTextPerNode), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
+    _always: cur || cat === 'i' || (cat === 'c' && !o._interactiveOnly), _labelled: cat === 'c',
+    _nameOnly: /^(main|navigation|region|article)$/.test(shown)};
 };
-
-var snapshot = (options) => {
-  var t0 = performance.now(), o = options || {};
-  var opts = {
-    maxNodes: o.maxNodes == null ? 500 : o.maxNodes, interactiveOnly: o.interactiveOnly !== false,
-    cursorInteractive: o.cursorInteractive !== false, maxTextPerNode: o.maxTextPerNode == null ? 200 : o.maxTextPerNode,
-    maxAttrValueLen: o.maxAttrValueLen == null ? 150 : o.maxAttrValueLen, live: o.live !== false
+let close = (m, parent) => {
+  let text = m._text._s;
+  if (text && !m._nameOnly && text !== m._node.name) m._node.text = text;
+  if (parent) (parent._node.children = parent._node.children || []).push(m._node);
+};
+let snapshot = (options = {}) => {
+  let t0 = performance.now(), d = (v, x) => v == null ? x : v;
+  let o = {_maxNodes: d(options.maxNodes, 500), _interactiveOnly: options.interactiveOnly !== false, _cursorInteractive: options.cursorInteractive !== false,
+    _maxTextPerNode: d(options.maxTextPerNode, 200), _maxAttrValueLen: d(options.maxAttrValueLen, 150)};
+  maxText = o._maxTextPerNode;
+  D.querySelectorAll('[data-agent-ref]').forEach(e => e.removeAttribute('data-agent-ref'));
+  let root = options.scope ? D.querySelector(options.scope) : D.body || D.documentElement;
+  let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
+  let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
+  if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
+  let top = {_node: {tag: tag(root)}, _text: Buf(maxText), _kidsP: false, _nameOnly: true}, open = [top], order = [], work = [];
+  let push = (n, vis) => {
+    let c = tag(n) === 'details' && !n.open ? [kid(n, 'summary')].filter(Boolean) : [...n.childNodes];
+    for (let i = c.length - 1; i >= 0; i--) work.push([c[i], vis]);
   };
-  maxText = opts.maxTextPerNode;
-  document.querySelectorAll('[data-agent-ref]').forEach((e) => { e.removeAttribute('data-agent-ref'); });
-  var root = o.scope ? document.querySelector(o.scope) : document.body || document.documentElement;
-  var stats = {domNodes: document.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
-  if (!root) return {version: 1, url: location.href, title: document.title, tree: {tag: 'body'}, stats: stats, error: 'scope_not_found'};
-  var top = {node: {tag: tag(root)}, text: Buf(maxText), kidsP: false, nameOnly: true, el: root, always: false, labelled: false};
-  var open = [top], order = [], truncated = false, work = [];
-  var push = (n, vis) => { for (var c = n.lastChild; c; c = c.previousSibling) work.push([c, vis]); };
-  push(root, style(root).visibility !== 'visible');
+  let truncated = false;
+  push(root, !shows(css(root)));
   while (work.length) {
-    var w = work.pop(), n = w[0], cur = open[open.length - 1];
-    if (w[2]) { // exit
-      if (w[2] === 2) { open.pop(); close(cur, open[open.length - 1]); cur = open[open.length - 1]; }
-      if (w[3]) cur.text.gap();
+    let [n, vis, exit, bl] = work.pop();
+    let cur = open[open.length - 1];
+    if (exit) { // leaving an element: close its node, separate block text
+      if (exit === 2) { open.pop(); cur = open[open.length - 1]; close(n, cur); }
+      if (bl) cur._text._gap();
       continue;
     }
-    if (n.nodeType === 3) { if (!w[1]) cur.text.push(n.data); continue; }
+    if (n.nodeType === 3) { if (!vis) cur._text._push(n.data); continue; }
     if (n.nodeType !== 1) continue;
     stats.visitedNodes++;
-    if (tag(n) === 'br') { cur.text.gap(); continue; }
-    var cs = style(n);
+    if (tag(n) === 'br') { cur._text._gap(); continue; }
+    let cs = css(n);
     if (hiddenSubtree(n, cs)) { stats.skippedHidden++; continue; }
-    var vis = cs.visibility !== 'visible', bl = block(n, cs), emitted = 1;
-    if (bl) cur.text.gap();
-    if (!vis && !truncated) {
-      var made = emit(n, cs, cur.kidsP, opts);
-      if (made) {
-        if (stats.emittedNodes >= opts.maxNodes) truncated = true;
-        else { stats.emittedNodes++; order.push(made); open.push(made); emitted = 2; }
-      }
-    }
-    work.push([n, vis, emitted, bl]);
-    if (tag(n) === 'details' && !n.open) { var su = n.querySelector(':scope > summary'); if (su) work.push([su, vis]); }
-    else push(n, vis);
+    let hid = !shows(cs), b = block(cs);
+    if (b) cur._text._gap();
+    let made = !hid && !truncated && emit(n, cs, cur._kidsP, o);
+    if (made && stats.emittedNodes >= o._maxNodes) truncated = true;
+    if (made && !truncated) { stats.emittedNodes++; order.push(made); open.push(made); work.push([made, hid, 2, b]); }
+    else work.push([n, hid, 1, b]);
+    push(n, hid);
   }
   close(top, null);
-  var refs = 0;
-  order.forEach((m) => {
-    if (m.always || (m.labelled && (m.node.name || m.node.text))) { m.node.ref = 'e' + (++refs); m.el.setAttribute('data-agent-ref', m.node.ref); }
-  });
+  let refs = 0;
+  for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text))) m._el.setAttribute('data-agent-ref', m._node.ref = 'e' + ++refs);
   stats.jsTimeMs = Math.round((performance.now() - t0) * 10) / 10;
   if (truncated) stats.truncated = true;
-  return {version: 1, url: location.href, title: norm(document.title) || undefined, tree: top.node, stats: stats};
-};
-var close = (m, parent) => {
-  var text = m.text.s;
-  if (text && !m.nameOnly && text !== m.node.name) m.node.text = text;
-  if (parent) (parent.node.children = parent.node.children || []).push(m.node);
-};
-var emit = (el, cs, insideP, opts) => {
-  var r = role(el);
-  if (r === 'none' || r === 'presentation') r = '';
-  var cat = INTERACTIVE[r] ? 'i' : CONTENT[r] ? 'c' : r ? 's' : '';
-  var cur = opts.cursorInteractive && cat !== 'i' && cursorInteractive(el, cs, opts);
-  if (insideP && cat !== 'i' && !cur) return null;
-  if (!r && !cur) return null;
-  var shown = r || (el.hasAttribute('onclick') || typeof el.onclick === 'function' || cs.cursor === 'pointer' ? 'clickable' : 'focusable');
-  var node = {tag: tag(el), role: shown};
-  var name = accName(el, r ? shown : '');
-  if (name) node.name = name;
-  var lv = level(el, r); if (lv) node.level = lv;
-  var at = attrsOf(el, opts.maxAttrValueLen); if (at) node.attrs = at;
-  var st = states(el, r); if (st.length) node.states = st;
-  if (cur || !r) node.cursorInteractive = true;
-  return {node: node, el: el, text: Buf(opts.maxTextPerNode), kidsP: insideP || !!KIDS_PRESENTATIONAL[shown],
-    always: cur || cat === 'i' || (cat === 'c' && !opts.interactiveOnly), labelled: cat === 'c',
-    nameOnly: /^(main|navigation|region|article)$/.test(shown)};
+  return out(top._node);
 };
 
 // ---- actions and queries ----
-var find = (ref) => {
-  return typeof ref === 'string' && /^e[1-9][0-9]{0,9}$/.test(ref) ? document.querySelector('[data-agent-ref="' + ref + '"]') : null;
-};
-function fail(error, ref, action, message) { return {success: false, error: error, ref: ref, action: action, message: message}; }
-var center = (el) => {
-  el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
-  var r = el.getBoundingClientRect();
+let find = ref => typeof ref === 'string' && /^e[1-9][0-9]{0,9}$/.test(ref) ? D.querySelector(`[data-agent-ref="${ref}"]`) : null;
+let fail = (error, ref, action) => ({success: false, error, ref, action});
+let center = el => {
+  el.scrollIntoView({block: 'center', behavior: 'instant'});
+  let r = el.getBoundingClientRect();
   return {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
 };
-var mouse = (el, types, at) => {
-  types.forEach((ty) => {
-    var init = {bubbles: true, cancelable: true, composed: true, view: window, button: 0, clientX: at.clientX, clientY: at.clientY};
-    el.dispatchEvent(/^pointer/.test(ty) && window.PointerEvent ? new PointerEvent(ty, init) : new MouseEvent(ty, init));
-  });
+let fire = (el, types, at) => types.split(' ').forEach(ty => el.dispatchEvent(
+  new (/^pointer/.test(ty) && window.PointerEvent ? PointerEvent : MouseEvent)(ty, Object.assign({bubbles: true, cancelable: true, composed: true, view: window, button: 0}, at))));
+let changed = el => ['input', 'change'].forEach(ty => el.dispatchEvent(new Event(ty, {bubbles: true})));
+// Through the prototype's setter, so React/Vue controlled inputs see the change.
+let setValue = (el, v) => {
+  let dsc = Object.getOwnPropertyDescriptor((tag(el) === 'textarea' ? HTMLTextAreaElement : HTMLInputElement).prototype, 'value');
+  if (dsc && dsc.set) dsc.set.call(el, v); else el.value = v;
+  changed(el);
 };
-var setValue = (el, v) => {
-  var proto = tag(el) === 'textarea' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-  var d = Object.getOwnPropertyDescriptor(proto, 'value');
-  if (d && d.set) d.set.call(el, v); else el.value = v;
-  el.dispatchEvent(new Event('input', {bubbles: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-};
-var action = (ref, name, params) => {
-  var p = params || {}, el = find(ref);
-  if (!el) return fail('ref_not_found', ref, name, 'stale or unknown ref: take a new snapshot');
-  if (name !== 'scroll_into_view' && name !== 'focus' && isHidden(el)) return fail('not_visible', ref, name, 'element is hidden');
-  if ((el.disabled || attr(el, 'aria-disabled') === 'true') && /^(click|fill|select|check|uncheck|clear)$/.test(name)) return fail('disabled', ref, name, 'element is disabled');
-  var ok = {success: true, action: name, ref: ref}, t = tag(el);
+let action = (ref, name, params) => {
+  let p = params || {}, el = find(ref), ok = {success: true, action: name, ref}, t = el && tag(el);
+  if (!el) return fail('ref_not_found', ref, name);
+  if (!/^(scroll_into_view|focus)$/.test(name) && isHidden(el)) return fail('not_visible', ref, name);
+  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|check|uncheck|clear)$/.test(name)) return fail('disabled', ref, name);
   switch (name) {
-    case 'click':
-      var at = center(el);
-      mouse(el, ['pointerover', 'mouseover', 'pointerdown', 'mousedown'], at);
+    case 'click': {
+      let at = center(el);
+      fire(el, 'pointerdown mousedown', at);
       if (el.focus) el.focus();
-      mouse(el, ['pointerup', 'mouseup'], at);
+      fire(el, 'pointerup mouseup', at);
       el.click();
       return ok;
-    case 'fill': case 'clear':
-      var v = name === 'clear' ? '' : String(p.value == null ? '' : p.value);
-      if (t === 'input' || t === 'textarea') { el.focus(); setValue(el, v); ok.value = el.value; return ok; }
-      if (el.isContentEditable) { el.focus(); el.textContent = v; el.dispatchEvent(new InputEvent('input', {bubbles: true, data: v})); ok.value = el.textContent; return ok; }
-      return fail('not_fillable', ref, name, 'not an input, textarea or contenteditable');
-    case 'select':
-      if (t !== 'select') return fail('not_a_select_element', ref, name, 'not a <select>: click its options instead');
-      var want = [].concat(p.values == null ? (p.value == null ? [] : [p.value]) : p.values).map(String), hit = [];
-      [].forEach.call(el.options, (o) => {
-        var m = want.indexOf(o.value) >= 0 || want.indexOf(norm(o.text)) >= 0;
-        if (el.multiple || !hit.length) { o.selected = m; if (m) hit.push(o.value); }
-      });
-      if (!hit.length) return fail('option_not_found', ref, name, 'no option matches');
-      el.dispatchEvent(new Event('input', {bubbles: true}));
-      el.dispatchEvent(new Event('change', {bubbles: true}));
-      ok.values = hit; return ok;
-    case 'check': case 'uncheck':
-      var box = t === 'input' && (el.type === 'checkbox' || el.type === 'radio');
-      if (!box && !/^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role(el))) return fail('not_checkable', ref, name, 'not a checkbox or radio');
-      var state = () => { return box ? el.checked : attr(el, 'aria-checked') === 'true'; };
-      if (name === 'uncheck' && box && el.type === 'radio') return fail('not_checkable', ref, name, 'check another radio instead');
+    }
+    case 'fill': case 'clear': {
+      let v = name === 'clear' ? '' : String(d0(p.value));
+      el.focus();
+      if (t === 'input' || t === 'textarea') { setValue(el, v); ok.value = el.value; return ok; }
+      if (el.isContentEditable) { el.textContent = v; changed(el); ok.value = el.textContent; return ok; }
+      return fail('not_fillable', ref, name);
+    }
+    case 'select': {
+      if (t !== 'select') return fail('not_a_select_element', ref, name);
+      let want = [].concat(p.values == null ? d0(p.value) : p.values).map(String), hit = [];
+      for (let opt of el.options) {
+        let m = want.includes(opt.value) || want.includes(norm(opt.text));
+        if (el.multiple || !hit.length) { opt.selected = m; if (m) hit.push(opt.value); }
+      }
+      if (!hit.length) return fail('option_not_found', ref, name);
+      changed(el);
+      ok.values = hit;
+      return ok;
+    }
+    case 'check': case 'uncheck': {
+      let box = t === 'input' && /^(checkbox|radio)$/.test(el.type), state = () => box ? el.checked : isTrue(el, 'aria-checked');
+      if (!box && !CHECKABLE.test(role(el))) return fail('not_checkable', ref, name);
+      if (name === 'uncheck' && box && el.type === 'radio') return fail('not_checkable', ref, name);
       if (state() !== (name === 'check')) el.click();
-      ok.checked = state(); return ok;
-    case 'focus': el.focus(); ok.focused = document.activeElement === el; return ok;
-    case 'hover': mouse(el, ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove'], center(el)); return ok;
-    case 'scroll_into_view': el.scrollIntoView({block: 'center', behavior: 'instant'}); return ok;
+      ok.checked = state();
+      return ok;
+    }
+    case 'focus': el.focus(); ok.focused = D.activeElement === el; return ok;
+    case 'hover': fire(el, 'pointerover mouseover mouseenter mousemove', center(el)); return ok;
+    case 'scroll_into_view': center(el); return ok;
   }
-  return fail('unknown_action', ref, name, 'unknown action');
+  return fail('unknown_action', ref, name);
 };
-// Cut at limit UTF-16 units without splitting a surrogate pair.
-var bound = (s, limit) => {
-  if (s.length <= limit) return {value: s, truncated: false};
-  var end = limit;
-  if (end > 0 && s.charCodeAt(end - 1) >= 0xd800 && s.charCodeAt(end - 1) < 0xdc00) end--;
-  return {value: s.slice(0, end), truncated: true};
+let d0 = v => v == null ? '' : v;
+let query = (ref, kind, limit) => {
+  let el = find(ref), lim = limit == null ? 4000 : Math.max(0, limit | 0), res = {ref, kind, value: '', truncated: false};
+  if (!el) return (res.error = 'ref_not_found', res);
+  let v;
+  if (kind === 'text') v = norm(el.innerText);
+  else if (kind === 'html') v = el.outerHTML;
+  else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return (res.error = 'not_a_form_control', res); }
+  else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== 'data-agent-ref') a[x.name] = x.value; v = JSON.stringify(a); }
+  else if (kind === 'computed_styles') { let s = css(el), a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
+  else return (res.error = 'unknown_kind', res);
+  // Cut at the limit (UTF-16 units) without splitting a surrogate pair.
+  let end = Math.min(lim, v.length);
+  if (end < v.length && end > 0 && /[\ud800-\udbff]/.test(v[end - 1])) end--;
+  return Object.assign(res, {value: v.slice(0, end), truncated: end < v.length});
 };
-var query = (ref, kind, limit) => {
-  var el = find(ref), lim = limit == null ? 4000 : Math.max(0, limit | 0);
-  if (!el) return {ref: ref, kind: kind, value: '', truncated: false, error: 'ref_not_found'};
-  var v;
-  switch (kind) {
-    case 'text': v = norm(el.innerText); break;
-    case 'html': v = el.outerHTML; break;
-    case 'value': v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return {ref: ref, kind: kind, value: '', truncated: false, error: 'not_a_form_control'}; break;
-    case 'attrs': var a = {}; [].forEach.call(el.attributes, (x) => { if (x.name !== 'data-agent-ref') a[x.name] = x.value; }); v = JSON.stringify(a); break;
-    case 'computed_styles': var s = style(el); v = JSON.stringify({display: s.display, visibility: s.visibility, opacity: s.opacity, color: s.color, backgroundColor: s.backgroundColor, fontSize: s.fontSize, cursor: s.cursor}); break;
-    default: return {ref: ref, kind: kind, value: '', truncated: false, error: 'unknown_kind'};
-  }
-  var b = bound(v, lim);
-  return {ref: ref, kind: kind, value: b.value, truncated: b.truncated};
-};
-var page = {
-  scrollBy: (x, y) => { window.scrollBy(x || 0, y || 0); return {success: true, scrollX: window.scrollX, scrollY: window.scrollY}; },
-  scrollTo: (x, y) => { window.scrollTo(x || 0, y || 0); return {success: true, scrollX: window.scrollX, scrollY: window.scrollY}; },
-  getUrl: () => { return location.href; },
-  getTitle: () => { return document.title; },
-  pressKey: (key) => {
-    var el = document.activeElement || document.body, init = {key: key, bubbles: true, cancelable: true};
-    var go = el.dispatchEvent(new KeyboardEvent('keydown', init));
-    if (key.length === 1) el.dispatchEvent(new KeyboardEvent('keypress', init));
-    el.dispatchEvent(new KeyboardEvent('keyup', init));
+let scrolled = () => ({success: true, scrollX: window.scrollX, scrollY: window.scrollY});
+let page = {
+  scrollBy: (x, y) => { window.scrollBy(x || 0, y || 0); return scrolled(); },
+  scrollTo: (x, y) => { window.scrollTo(x || 0, y || 0); return scrolled(); },
+  getUrl: () => location.href,
+  getTitle: () => D.title,
+  pressKey: key => {
+    let el = D.activeElement || D.body, go = true;
+    for (let ty of key.length === 1 ? ['keydown', 'keypress', 'keyup'] : ['keydown', 'keyup']) go = el.dispatchEvent(new KeyboardEvent(ty, {key, bubbles: true, cancelable: true})) && go;
     // Enter in a form field submits, as a real key press would.
     if (go && key === 'Enter' && el.form && tag(el) === 'input') { if (el.form.requestSubmit) el.form.requestSubmit(); else el.form.submit(); }
-    return {success: true, key: key};
+    return {success: true, key};
   }
 };
-window.__agentBrowser = {version: 1, snapshot: snapshot, action: action, query: query, page: page};
+window.__agentBrowser = {version: 1, snapshot, action, query, page};
 })();

@@ -29,6 +29,10 @@ enum Command {
     Snapshot(SnapshotArgs),
     /// Answer a bounded question about one ref of a page.
     Query(QueryArgs),
+    /// Render node-tree JSON (what agent-browser.js returns) with the usual budgets.
+    Render(RenderArgs),
+    /// Print agent-browser.js, the script to inject into a page.
+    Script,
     /// Role, name, description and hidden state for JSON-lines cases on stdin
     /// ({"id", "html", "selector"} in, {"id", "role", "name", "description", "hidden"} out).
     Probe,
@@ -69,12 +73,7 @@ enum FormatArg {
 }
 
 #[derive(Args)]
-struct SnapshotArgs {
-    /// HTML file to read, or - for standard input.
-    #[arg(default_value = "-")]
-    file: PathBuf,
-    #[command(flatten)]
-    tree: TreeArgs,
+struct BudgetArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: FormatArg,
@@ -93,9 +92,46 @@ struct SnapshotArgs {
     /// Keep structural branches that hold no ref.
     #[arg(long)]
     no_compact: bool,
+}
+
+impl BudgetArgs {
+    fn options(&self) -> RenderOptions {
+        RenderOptions {
+            max_chars_total: self.max_chars,
+            max_nodes: self.max_nodes,
+            max_depth: self.max_depth,
+            max_siblings: self.max_siblings,
+            compact: !self.no_compact,
+            format: match self.format {
+                FormatArg::Text => Format::Text,
+                FormatArg::Json => Format::Json,
+            },
+            ..RenderOptions::default()
+        }
+    }
+}
+
+#[derive(Args)]
+struct SnapshotArgs {
+    /// HTML file to read, or - for standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    #[command(flatten)]
+    tree: TreeArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Print the node tree (the JSON the in-browser script also produces) instead.
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long)]
     tree_json: bool,
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    /// Node-tree JSON file, or - for standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -146,6 +182,8 @@ pub fn run() -> i32 {
         Command::Snapshot(args) => snapshot(&args),
         Command::Query(args) => query_cmd(&args),
         Command::Probe => probe(),
+        Command::Render(args) => render_cmd(&args),
+        Command::Script => write_out(agent_snapshot::js::script()),
     };
     match result {
         Ok(()) => 0,
@@ -190,19 +228,15 @@ fn snapshot(args: &SnapshotArgs) -> Result<(), CliError> {
     if args.tree_json {
         return write_out(&doc.tree().to_json());
     }
-    let opts = RenderOptions {
-        max_chars_total: args.max_chars,
-        max_nodes: args.max_nodes,
-        max_depth: args.max_depth,
-        max_siblings: args.max_siblings,
-        compact: !args.no_compact,
-        format: match args.format {
-            FormatArg::Text => Format::Text,
-            FormatArg::Json => Format::Json,
-        },
-        ..RenderOptions::default()
-    };
-    write_out(&doc.snapshot(&opts).text)
+    write_out(&doc.snapshot(&args.budget.options()).text)
+}
+
+fn render_cmd(args: &RenderArgs) -> Result<(), CliError> {
+    let bytes = read_input(&args.file)?;
+    let json = String::from_utf8(bytes)
+        .map_err(|e| CliError::Query(format!("node-tree JSON must be UTF-8: {e}")))?;
+    let snap = agent_snapshot::js::render_snapshot(&json, &args.budget.options())?;
+    write_out(&snap.text)
 }
 
 fn query_cmd(args: &QueryArgs) -> Result<(), CliError> {

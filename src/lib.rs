@@ -20,7 +20,9 @@
 //! - [`render`] (or [`Document::snapshot`]): node tree → text under the hard budgets of
 //!   [`RenderOptions`]; the same renderer serves the in-browser script's JSON
 //!   ([`NodeTree::from_json`]);
-//! - [`query`]: bounded `text` / `attrs` / `outerHTML` / `value` answers for one ref.
+//! - [`query`]: bounded `text` / `attrs` / `outerHTML` / `value` answers for one ref;
+//! - [`js`]: the live path: `agent-browser.js` ([`js::script`]), the expressions that drive
+//!   it, and [`js::render_snapshot`] for the JSON it returns.
 //!
 //! ```
 //! use agent_snapshot::{query, Document, QueryKind, RenderOptions, TreeOptions};
@@ -48,6 +50,7 @@
 pub mod aria;
 pub mod document;
 pub mod error;
+pub mod js;
 pub mod parse;
 pub mod probe;
 pub mod query;

@@ -94,6 +94,10 @@ pub struct TreeStats {
     /// Time the in-browser script took (absent offline).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub js_time_ms: Option<f64>,
+    /// The producer stopped early (the script's coarse `maxNodes`); the renderer reports it
+    /// as `maxNodes`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// Why node-tree JSON was rejected.

@@ -317,7 +317,9 @@ fn emit(
     if inside_presentational && cat != Some(Category::Interactive) && !cursor {
         return None;
     }
-    if role.is_none() && !cursor {
+    // Text-level roles (strong, emphasis, code…) are formatting inside a sentence: their text
+    // belongs to the node around them, or `Gold <strong>¥580</strong>` would read "Gold".
+    if (role.is_none() || role.is_some_and(roles::is_text_level)) && !cursor {
         return None;
     }
     let shown_role = match role {
@@ -807,6 +809,17 @@ mod tests {
             img.attrs.get("src").map(String::as_str),
             Some("data:image/png;base64,…")
         );
+    }
+
+    #[test]
+    fn text_level_roles_are_part_of_their_parents_text() {
+        let w = walk_html(
+            "<ul><li>Gold <strong>¥580</strong> <em>today</em></li></ul>",
+            &TreeOptions::default(),
+        );
+        let li = &w.tree.tree.children[0].children[0];
+        assert_eq!(li.text.as_deref(), Some("Gold ¥580 today"));
+        assert!(li.children.is_empty());
     }
 
     #[test]

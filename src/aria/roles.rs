@@ -710,6 +710,22 @@ fn el_parent(dom: &Dom, id: NodeId) -> Option<NodeId> {
     dom.node(id).parent.filter(|p| dom.element(*p).is_some())
 }
 
+/// Text-level roles: formatting within a run of text, never a node of the snapshot tree.
+pub fn is_text_level(role: &str) -> bool {
+    matches!(
+        role,
+        "strong"
+            | "emphasis"
+            | "code"
+            | "mark"
+            | "deletion"
+            | "insertion"
+            | "subscript"
+            | "superscript"
+            | "time"
+    )
+}
+
 /// Roles whose name may come from their content (ARIA 1.2 "Name From: contents").
 pub fn allows_name_from_content(role: &str) -> bool {
     matches!(

@@ -125,7 +125,6 @@ impl Dom {
         guard::parse(html)
     }
 
-
     /// A node by id.
     ///
     /// # Panics

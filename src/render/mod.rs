@@ -230,6 +230,9 @@ pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
     let flat = flatten(&tree.tree);
     let refs_ok = valid_refs(&flat);
     let mut out = format::Writer::new(tree, opts);
+    if tree.stats.truncated {
+        out.reason(TruncateReason::MaxNodes);
+    }
     let mut refs = Vec::new();
     let mut shown_children = vec![0usize; flat.len()];
     let mut i = 1;

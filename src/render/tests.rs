@@ -194,3 +194,11 @@ fn invalid_and_duplicate_refs_from_outside_are_dropped() {
         r.text
     );
 }
+
+#[test]
+fn a_producer_cut_is_reported() {
+    let mut tree = list_tree(2);
+    tree.stats.truncated = true;
+    let r = render(&tree, &RenderOptions::default());
+    assert!(r.text.starts_with("[snapshot] url=https://example.com/ title=\"List\" nodes=3 truncated=true reasons=maxNodes"), "{}", r.text);
+}
