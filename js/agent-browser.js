@@ -32,7 +32,7 @@ let SPACE = /[ \t\n\f\r]+/g;
 let norm = s => (s || '').replace(SPACE, ' ').trim();
 let attr = (el, a) => el.getAttribute(a);
 let has = (el, a) => el.hasAttribute(a);
-let val = (el, a) => val(el, a);
+let val = (el, a) => norm(attr(el, a));
 let up = el => el.parentElement;
 let D = document;
 let BUTTON_INPUT = /^(button|submit|reset)$/;
@@ -41,7 +41,7 @@ let css = el => getComputedStyle(el);
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
 let dropped = r => r === '' || pres(r);
-let shows = cs => shows(cs);
+let shows = cs => cs.visibility === 'visible';
 let isTrue = (el, a) => /^\s*true\s*$/i.test(attr(el, a) || '');
 let maxText = 200;
 
@@ -70,7 +70,9 @@ let Buf = limit => {
 let hiddenSubtree = (el, cs) =>
   SKIP.has(el.tagName) || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
   || cs.display === 'none' || cs.opacity === '0' || el.inert || (tag(el) === 'input' && el.type === 'hidden')
-  || (cs.display !== 'contents' && tag(el) !== 'area' && !el.getClientRects().length);
+  || (cs.display !== 'contents' && tag(el) !== 'area' && !el.getClientRects().length)
+  // A zero-area box that clips its overflow shows nothing of its content.
+  || (cs.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
 let isHidden = el => {
   for (let e = el; e && e.nodeType === 1; e = up(e)) if (hiddenSubtree(e, css(e))) return true;
   return !shows(css(el));
