@@ -310,8 +310,9 @@ fn emit(
         role = None;
     }
     let cat = role.map(category);
-    let cursor =
-        opts.cursor_interactive && cat != Some(Category::Interactive) && cursor_interactive(el);
+    let cursor = opts.cursor_interactive
+        && cat != Some(Category::Interactive)
+        && (cursor_interactive(el) || pointer_starts_here(dom, id, el));
     // Inside a button, an image or a checkbox the children are presentational: only what an
     // agent could still operate on its own is emitted.
     if inside_presentational && cat != Some(Category::Interactive) && !cursor {
@@ -324,7 +325,7 @@ fn emit(
     }
     let shown_role = match role {
         Some(r) => r,
-        None if el.has_attr(&local_name!("onclick")) => "clickable",
+        None if el.has_attr(&local_name!("onclick")) || style_of(el).cursor_pointer => "clickable",
         None => "focusable",
     };
     // Only elements without inherited `visibility:hidden` are emitted.
@@ -372,6 +373,17 @@ fn cursor_interactive(el: &Element) -> bool {
         || el
             .attr(&local_name!("contenteditable"))
             .is_some_and(|v| !v.eq_ignore_ascii_case("false"))
+}
+
+/// An inline `cursor:pointer` that the parent does not already have: where a clickable area
+/// starts (the live script reads the computed cursor the same way).
+fn pointer_starts_here(dom: &Dom, id: NodeId, el: &Element) -> bool {
+    style_of(el).cursor_pointer
+        && !dom
+            .node(id)
+            .parent
+            .and_then(|p| dom.element(p))
+            .is_some_and(|p| style_of(p).cursor_pointer)
 }
 
 /// Roles whose children are presentational (ARIA 1.2 "Children Presentational: True").
@@ -755,13 +767,17 @@ mod tests {
 
     #[test]
     fn cursor_interactive_elements_get_refs() {
-        let w = walk_html("<div onclick='x()'>Open</div><span tabindex=0>Focus me</span><div tabindex=-1>no</div>", &TreeOptions::default());
+        let w = walk_html("<div onclick='x()'>Open</div><span tabindex=0>Focus me</span><div tabindex=-1>no</div><div style='cursor: pointer'>Card <b style='cursor:pointer'>inner</b></div>", &TreeOptions::default());
         let roles: Vec<_> = flat(&w.tree.tree)
             .into_iter()
             .filter(|n| n.ref_.is_some())
             .map(|n| n.role.as_deref().unwrap_or_default())
             .collect();
-        assert_eq!(roles, ["clickable", "focusable"]);
+        assert_eq!(
+            roles,
+            ["clickable", "focusable", "clickable"],
+            "an inherited pointer is no new ref"
+        );
         let off = TreeOptions {
             cursor_interactive: false,
             ..Default::default()

@@ -63,6 +63,8 @@ pub struct InlineStyle {
     /// `Some(true)` for `visibility:hidden|collapse`, `Some(false)` for `visible`.
     pub visibility_hidden: Option<bool>,
     pub opacity_zero: bool,
+    /// `cursor:pointer`: the page marks the element clickable (cursor-interactive refs).
+    pub cursor_pointer: bool,
 }
 
 /// Parses the visibility-relevant declarations of a `style` attribute. Later declarations
@@ -97,6 +99,8 @@ pub fn inline_style(style: &str) -> InlineStyle {
             } else if is("visible") {
                 out.visibility_hidden = Some(false);
             }
+        } else if prop.eq_ignore_ascii_case("cursor") {
+            out.cursor_pointer = is("pointer");
         } else if prop.eq_ignore_ascii_case("opacity") {
             out.opacity_zero = value
                 .strip_suffix('%')
