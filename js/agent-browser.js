@@ -35,6 +35,7 @@ let has = (el, a) => el.hasAttribute(a);
 let val = (el, a) => norm(attr(el, a));
 let up = el => el.parentElement;
 let D = document;
+let send = (el, e) => el.dispatchEvent(e);
 let BUTTON_INPUT = /^(button|submit|reset)$/;
 let tag = el => el.localName;
 let css = el => getComputedStyle(el);
@@ -374,7 +375,7 @@ let snapshot = (options = {}) => {
   close(top, null);
   let refs = 0;
   for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text))) m._el.setAttribute('data-agent-ref', m._node.ref = 'e' + ++refs);
-  stats.jsTimeMs = Math.round((performance.now() - t0) * 10) / 10;
+  stats.jsTimeMs = +(performance.now() - t0).toFixed(1);
   if (truncated) stats.truncated = true;
   return out(top._node);
 };
@@ -387,9 +388,9 @@ let center = el => {
   let r = el.getBoundingClientRect();
   return {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
 };
-let fire = (el, types, at) => types.split(' ').forEach(ty => el.dispatchEvent(
+let fire = (el, types, at) => types.split(' ').forEach(ty => send(el, 
   new (/^pointer/.test(ty) && window.PointerEvent ? PointerEvent : MouseEvent)(ty, Object.assign({bubbles: true, cancelable: true, composed: true, view: window, button: 0}, at))));
-let changed = el => ['input', 'change'].forEach(ty => el.dispatchEvent(new Event(ty, {bubbles: true})));
+let changed = el => ['input', 'change'].forEach(ty => send(el, new Event(ty, {bubbles: true})));
 // Through the prototype's setter, so React/Vue controlled inputs see the change.
 let setValue = (el, v) => {
   let dsc = Object.getOwnPropertyDescriptor((tag(el) === 'textarea' ? HTMLTextAreaElement : HTMLInputElement).prototype, 'value');
@@ -467,11 +468,13 @@ let page = {
   getTitle: () => D.title,
   pressKey: key => {
     let el = D.activeElement || D.body, go = true;
-    for (let ty of key.length === 1 ? ['keydown', 'keypress', 'keyup'] : ['keydown', 'keyup']) go = el.dispatchEvent(new KeyboardEvent(ty, {key, bubbles: true, cancelable: true})) && go;
+    for (let ty of key.length === 1 ? ['keydown', 'keypress', 'keyup'] : ['keydown', 'keyup']) go = send(el, new KeyboardEvent(ty, {key, bubbles: true, cancelable: true})) && go;
     // Enter in a form field submits, as a real key press would.
-    if (go && key === 'Enter' && el.form && tag(el) === 'input') { if (el.form.requestSubmit) el.form.requestSubmit(); else el.form.submit(); }
+    if (go && key === 'Enter' && el.form && tag(el) === 'input') el.form.requestSubmit();
     return {success: true, key};
   }
 };
-window.__agentBrowser = {version: 1, snapshot, action, query, page};
+// Nothing throws into the host: an unexpected exception comes back as an error result.
+let safe = f => (...a) => { try { return f(...a); } catch (e) { return {success: false, error: 'exception', message: String(e)}; } };
+window.__agentBrowser = {version: 1, snapshot: safe(snapshot), action: safe(action), query: safe(query), page};
 })();

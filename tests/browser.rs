@@ -371,6 +371,17 @@ async fn actions_on_controls() {
         Some("disabled")
     );
 
+    // An exception inside the script comes back as a result, never thrown into the host.
+    let thrown = eval(&page, &format!(
+        "JSON.stringify(window.__agentBrowser.action({}, 'fill', {{value: {{toString() {{ throw new Error('boom'); }}}}}}))",
+        serde_json::json!(name)
+    )).await;
+    let thrown = parse_action_result(&thrown).expect("result");
+    assert_eq!(
+        (thrown.success, thrown.error.as_deref()),
+        (false, Some("exception"))
+    );
+
     let add = find_ref(t, "button", "Add");
     assert!(
         act(&page, &add, "click", serde_json::json!({}))

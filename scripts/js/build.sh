@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -x node_modules/.bin/terser ] || npm ci --no-audit --no-fund --silent
+# A one-line helper that calls itself (`let f = x => f(x)`) is an infinite recursion, the
+# kind of slip a mechanical rename makes.
+if grep -nE '^let ([A-Za-z_]+) = .*=> \1\(' ../../js/agent-browser.js; then
+  echo "a helper in js/agent-browser.js calls itself"; exit 1
+fi
 out=$(mktemp)
 # ES2017 target: nothing newer than the source uses sneaks in through compression.
 node_modules/.bin/terser ../../js/agent-browser.js --ecma 2017 --format ecma=2017 --compress ecma=2017,passes=3,arrows=true,unsafe_arrows=true --mangle --mangle-props regex=/^_/ \
