@@ -26,7 +26,6 @@ let ROLES = new Set([...INTERACTIVE, ...CONTENT, ...FROM_CONTENT, ...NO_NAME, ..
   ...'alert alertdialog application banner complementary contentinfo directory document feed form grid group list log marquee menu menubar note radiogroup rowgroup search status table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
 let GLOBAL_ARIA = 'atomic busy controls current describedby details dropeffect flowto grabbed keyshortcuts label labelledby live owns relevant roledescription'.split(' ').map(a => 'aria-' + a);
 let CHECKABLE = /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/;
-let SKIP = set('SCRIPT STYLE TEMPLATE NOSCRIPT HEAD TITLE META LINK BASE DATALIST RP RT');
 let ATTRS = 'href name type value placeholder aria-label role src action method'.split(' ');
 let SPACE = /[ \t\n\f\r]+/g;
 let norm = s => (s || '').replace(SPACE, ' ').trim();
@@ -38,7 +37,9 @@ let D = document;
 let send = (el, e) => el.dispatchEvent(e);
 let BUTTON_INPUT = /^(button|submit|reset)$/;
 let tag = el => el.localName;
-let css = el => getComputedStyle(el);
+// Computed styles, cached for the length of one snapshot (nothing changes the page meanwhile).
+let cache = null;
+let css = el => { let c = cache && cache.get(el); if (!c) { c = getComputedStyle(el); if (cache) cache.set(el, c); } return c; };
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
 let dropped = r => r === '' || pres(r);
@@ -69,8 +70,10 @@ let Buf = limit => {
 // ---- visibility (src/aria/hidden.rs; live: computed style and boxes) ----
 // Whether the subtree of el is hidden (visibility:hidden is inherited and checked apart).
 let hiddenSubtree = (el, cs) =>
-  SKIP.has(el.tagName) || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
-  || cs.display === 'none' || cs.opacity === '0' || el.inert || (tag(el) === 'input' && el.type === 'hidden')
+  // script, style, head, input[type=hidden]… are display:none in the UA stylesheet; ruby
+  // <rt> is left out of names and text as in the offline walk.
+  el.tagName === 'RT' || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
+  || cs.display === 'none' || cs.opacity === '0' || el.inert
   || (cs.display !== 'contents' && tag(el) !== 'area' && !el.getClientRects().length)
   // A zero-area box that clips its overflow shows nothing of its content.
   || (cs.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
@@ -338,6 +341,7 @@ let snapshot = (options = {}) => {
   let o = {_maxNodes: d(options.maxNodes, 500), _interactiveOnly: options.interactiveOnly !== false, _cursorInteractive: options.cursorInteractive !== false,
     _maxTextPerNode: d(options.maxTextPerNode, 200), _maxAttrValueLen: d(options.maxAttrValueLen, 150)};
   maxText = o._maxTextPerNode;
+  cache = new Map();
   D.querySelectorAll('[data-agent-ref]').forEach(e => e.removeAttribute('data-agent-ref'));
   let root = options.scope ? D.querySelector(options.scope) : D.body || D.documentElement;
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
@@ -475,6 +479,6 @@ let page = {
   }
 };
 // Nothing throws into the host: an unexpected exception comes back as an error result.
-let safe = f => (...a) => { try { return f(...a); } catch (e) { return {success: false, error: 'exception', message: String(e)}; } };
+let safe = f => (...a) => { try { return f(...a); } catch (e) { return {success: false, error: 'exception', message: String(e)}; } finally { cache = null; } };
 window.__agentBrowser = {version: 1, snapshot: safe(snapshot), action: safe(action), query: safe(query), page};
 })();

@@ -573,7 +573,8 @@ async fn live_tree_matches_the_offline_tree_on_static_fixtures() {
 }
 
 /// Parity and speed over `../shared/corpus` with scripts removed: prints agreement and the
-/// script's time and output size per page. Run by hand: it takes a few minutes.
+/// script's time and output size per page. Run by hand: it takes about ten minutes
+/// (`AGENT_SNAPSHOT_PAGES=amazon,wikipedia-2` narrows it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore]
 async fn corpus_parity_and_speed_report() {
@@ -592,6 +593,11 @@ async fn corpus_parity_and_speed_report() {
         .filter(|p| p.extension().is_some_and(|x| x == "html"))
         .collect();
     pages.sort();
+    // AGENT_SNAPSHOT_PAGES=a,b limits the report to pages whose names contain a or b.
+    if let Ok(filter) = std::env::var("AGENT_SNAPSHOT_PAGES") {
+        let wanted: Vec<&str> = filter.split(',').filter(|w| !w.is_empty()).collect();
+        pages.retain(|p| wanted.iter().any(|w| p.to_string_lossy().contains(w)));
+    }
     let (mut same, mut total, mut exact_pages) = (0usize, 0usize, 0usize);
     let mut rows = Vec::new();
     for path in &pages {
