@@ -759,18 +759,6 @@ mod tests {
             "Search..."
         );
         assert_eq!(name_of("<input data-t type=submit>"), "Submit");
-        assert_eq!(
-            name_of("<button data-t>A<span style='display:inline-flex'>B</span></button>"),
-            "A B"
-        );
-        assert_eq!(
-            name_of("<label for=q> </label><input data-t id=q placeholder=P title=T>"),
-            ""
-        );
-        assert_eq!(
-            name_of("<label for=q hidden>X</label><input data-t id=q placeholder=P>"),
-            "P"
-        );
         assert_eq!(name_of("<img data-t alt='A cat'>"), "A cat");
     }
 
