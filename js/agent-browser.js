@@ -34,6 +34,7 @@ let has = (el, a) => el.hasAttribute(a);
 let val = (el, a) => norm(attr(el, a));
 let up = el => el.parentElement;
 let D = document;
+let AR = 'data-agent-ref';
 let send = (el, e) => el.dispatchEvent(e);
 let BUTTON_INPUT = /^(button|submit|reset)$/;
 let tag = el => el.localName;
@@ -342,7 +343,9 @@ let snapshot = (options = {}) => {
     _maxTextPerNode: d(options.maxTextPerNode, 200), _maxAttrValueLen: d(options.maxAttrValueLen, 150)};
   maxText = o._maxTextPerNode;
   cache = new Map();
-  D.querySelectorAll('[data-agent-ref]').forEach(e => e.removeAttribute('data-agent-ref'));
+  // Marks are only rewritten where a ref changes: attribute writes invalidate style, which
+  // the next snapshot would pay for.
+  let old = new Set(D.querySelectorAll(`[${AR}]`));
   let root = options.scope ? D.querySelector(options.scope) : D.body || D.documentElement;
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
@@ -378,14 +381,19 @@ let snapshot = (options = {}) => {
   }
   close(top, null);
   let refs = 0;
-  for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text))) m._el.setAttribute('data-agent-ref', m._node.ref = 'e' + ++refs);
+  for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text))) {
+    let r = m._node.ref = 'e' + ++refs;
+    old.delete(m._el);
+    if (attr(m._el, AR) !== r) m._el.setAttribute(AR, r);
+  }
+  for (let e of old) e.removeAttribute(AR);
   stats.jsTimeMs = +(performance.now() - t0).toFixed(1);
   if (truncated) stats.truncated = true;
   return out(top._node);
 };
 
 // ---- actions and queries ----
-let find = ref => typeof ref === 'string' && /^e[1-9][0-9]{0,9}$/.test(ref) ? D.querySelector(`[data-agent-ref="${ref}"]`) : null;
+let find = ref => typeof ref === 'string' && /^e[1-9][0-9]{0,9}$/.test(ref) ? D.querySelector(`[${AR}="${ref}"]`) : null;
 let fail = (error, ref, action) => ({success: false, error, ref, action});
 let center = el => {
   el.scrollIntoView({block: 'center', behavior: 'instant'});
@@ -456,7 +464,7 @@ let query = (ref, kind, limit) => {
   if (kind === 'text') v = norm(el.innerText);
   else if (kind === 'html') v = el.outerHTML;
   else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return (res.error = 'not_a_form_control', res); }
-  else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== 'data-agent-ref') a[x.name] = x.value; v = JSON.stringify(a); }
+  else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== AR) a[x.name] = x.value; v = JSON.stringify(a); }
   else if (kind === 'computed_styles') { let s = css(el), a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
   else return (res.error = 'unknown_kind', res);
   // Cut at the limit (UTF-16 units) without splitting a surrogate pair.
