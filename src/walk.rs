@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use html5ever::local_name;
 
 use crate::aria::hidden::{
-    closed_details_summary, style_of, subtree_hidden_styled, visibility_hidden,
+    closed_details_summary, style_of, subtree_hidden_styled, visibility_hidden, InlineStyle,
 };
 use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
@@ -205,7 +205,16 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
                     let made = if vis {
                         None
                     } else {
-                        emit(dom, &names, opts, &attr_names, id, el, presentational)
+                        emit(
+                            dom,
+                            &names,
+                            opts,
+                            &attr_names,
+                            id,
+                            el,
+                            &style,
+                            presentational,
+                        )
                     };
                     let mut emitted = false;
                     if let Some(mut node) = made {
@@ -303,6 +312,7 @@ fn emit(
     attr_names: &[(html5ever::LocalName, &str)],
     id: NodeId,
     el: &Element,
+    style: &InlineStyle,
     inside_presentational: bool,
 ) -> Option<Open> {
     let mut role = roles::role(dom, names.index(), id);
@@ -312,7 +322,7 @@ fn emit(
     let cat = role.map(category);
     let cursor = opts.cursor_interactive
         && cat != Some(Category::Interactive)
-        && (cursor_interactive(el) || pointer_starts_here(dom, id, el));
+        && (cursor_interactive(el) || pointer_starts_here(dom, id, style));
     // Inside a button, an image or a checkbox the children are presentational: only what an
     // agent could still operate on its own is emitted.
     if inside_presentational && cat != Some(Category::Interactive) && !cursor {
@@ -325,7 +335,7 @@ fn emit(
     }
     let shown_role = match role {
         Some(r) => r,
-        None if el.has_attr(&local_name!("onclick")) || style_of(el).cursor_pointer => "clickable",
+        None if el.has_attr(&local_name!("onclick")) || style.cursor_pointer => "clickable",
         None => "focusable",
     };
     // Only elements without inherited `visibility:hidden` are emitted.
@@ -377,8 +387,8 @@ fn cursor_interactive(el: &Element) -> bool {
 
 /// An inline `cursor:pointer` that the parent does not already have: where a clickable area
 /// starts (the live script reads the computed cursor the same way).
-fn pointer_starts_here(dom: &Dom, id: NodeId, el: &Element) -> bool {
-    style_of(el).cursor_pointer
+fn pointer_starts_here(dom: &Dom, id: NodeId, style: &InlineStyle) -> bool {
+    style.cursor_pointer
         && !dom
             .node(id)
             .parent

@@ -323,7 +323,7 @@ impl<'a> Names<'a> {
             include_hidden: false,
             root_vis_hidden: None,
         };
-        self.content_raw(id, ctx, &mut buf);
+        self.content(id, ctx, true, &mut buf);
         buf.finish()
     }
 
@@ -497,17 +497,9 @@ impl<'a> Names<'a> {
         .map(|t| self.cut(&t))
     }
 
-    /// 2F–2H: the text of the children of `id`, each by the same steps, without recursion.
+    /// 2F–2H: the text of the children of `root`, each by the same steps, without recursion.
     /// With `raw`, naming steps are skipped and only visible text is collected.
-    fn content(&self, id: NodeId, ctx: Ctx, raw: bool, out: &mut TextBuf) {
-        self.traverse(id, ctx, raw, out);
-    }
-
-    fn content_raw(&self, id: NodeId, ctx: Ctx, out: &mut TextBuf) {
-        self.traverse(id, ctx, true, out);
-    }
-
-    fn traverse(&self, root: NodeId, ctx: Ctx, raw: bool, out: &mut TextBuf) {
+    fn content(&self, root: NodeId, ctx: Ctx, raw: bool, out: &mut TextBuf) {
         enum Work {
             Enter(NodeId, bool),
             Exit { block: bool },

@@ -169,7 +169,7 @@ fn meta_charset(bytes: &[u8]) -> (Option<&'static Encoding>, usize) {
         match name.as_slice() {
             b"http-equiv" => http_equiv_content_type = value.eq_ignore_ascii_case(b"content-type"),
             b"content" if content.is_none() => content = Some(value),
-            b"charset" if charset.is_none() => charset = Encoding::for_label(trim(&value)),
+            b"charset" if charset.is_none() => charset = Encoding::for_label(value.trim_ascii()),
             _ => {}
         }
     }
@@ -277,10 +277,6 @@ fn starts_with_ci(haystack: &[u8], needle: &[u8]) -> bool {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memmem::find(haystack, needle)
-}
-
-fn trim(b: &[u8]) -> &[u8] {
-    b.trim_ascii()
 }
 
 #[cfg(test)]
