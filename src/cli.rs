@@ -36,6 +36,13 @@ enum Command {
     /// Role, name, description and hidden state for JSON-lines cases on stdin
     /// ({"id", "html", "selector"} in, {"id", "role", "name", "description", "hidden"} out).
     Probe,
+    /// Rewrite dumped agent sessions (JSON or JSONL) so that no tool result carries raw HTML.
+    ///
+    /// Exit status: 0 when everything was read, 2 when malformed input was copied through
+    /// unchanged (each reported as file:line on stderr), 1 on any other error.
+    Compress(CompressArgs),
+    /// Print function-tool definitions for an agent API.
+    Schema(SchemaArgs),
 }
 
 #[derive(Args)]
@@ -162,6 +169,52 @@ struct QueryArgs {
     json: bool,
 }
 
+#[derive(Args)]
+struct CompressArgs {
+    /// A session file (.json or .jsonl), a directory of them, or - for standard input.
+    input: PathBuf,
+    /// Where to write: a file (default: standard output) or, for a directory, a directory.
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// Replace only HTML outputs at least this many bytes long.
+    #[arg(long, value_name = "BYTES", default_value_t = 2000)]
+    min_len: usize,
+    /// Skip counting o200k tokens (the summary then shows bytes only).
+    #[arg(long)]
+    no_tokens: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FlavorArg {
+    /// OpenAI Responses API, strict mode.
+    Openai,
+    /// OpenAI Chat Completions.
+    Chat,
+    /// Anthropic Messages (input_schema).
+    Anthropic,
+    /// MCP tools/list entries (inputSchema).
+    Mcp,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ToolSetArg {
+    Offline,
+    Live,
+    All,
+}
+
+#[derive(Args)]
+struct SchemaArgs {
+    /// The API whose tool format to print.
+    #[arg(long, value_enum, default_value = "openai")]
+    flavor: FlavorArg,
+    /// Which tools: offline (html_*), live (web_*) or all.
+    #[arg(long, value_enum, default_value = "all")]
+    tools: ToolSetArg,
+}
+
 /// A failure, with the message the user sees.
 #[derive(Debug, thiserror::Error)]
 enum CliError {
@@ -173,6 +226,13 @@ enum CliError {
     Query(String),
     #[error("cannot write output: {0}")]
     Write(io::Error),
+    #[error(transparent)]
+    Session(#[from] agent_snapshot::session::SessionError),
+    #[error("{0}")]
+    Usage(String),
+    /// The run finished, but copied malformed input through (already reported).
+    #[error("{0} malformed input(s) copied through unchanged")]
+    Malformed(u64),
 }
 
 /// Runs the command line; returns the exit code.
@@ -184,9 +244,15 @@ pub fn run() -> i32 {
         Command::Probe => probe(),
         Command::Render(args) => render_cmd(&args),
         Command::Script => write_out(agent_snapshot::js::script()),
+        Command::Compress(args) => compress(&args),
+        Command::Schema(args) => schema(&args),
     };
     match result {
         Ok(()) => 0,
+        Err(e @ CliError::Malformed(_)) => {
+            eprintln!("agent-snapshot: {e}");
+            2
+        }
         // `agent-snapshot … | head` closes the pipe early: that is success, not an error.
         Err(CliError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
@@ -285,4 +351,205 @@ fn probe() -> Result<(), CliError> {
         writeln!(out, "{json}").map_err(CliError::Write)?;
     }
     out.flush().map_err(CliError::Write)
+}
+
+fn schema(args: &SchemaArgs) -> Result<(), CliError> {
+    use agent_snapshot::tools::{definitions, Flavor, ToolSet};
+    let flavor = match args.flavor {
+        FlavorArg::Openai => Flavor::OpenAi,
+        FlavorArg::Chat => Flavor::Chat,
+        FlavorArg::Anthropic => Flavor::Anthropic,
+        FlavorArg::Mcp => Flavor::Mcp,
+    };
+    let set = match args.tools {
+        ToolSetArg::Offline => ToolSet::Offline,
+        ToolSetArg::Live => ToolSet::Live,
+        ToolSetArg::All => ToolSet::All,
+    };
+    let json = serde_json::to_string_pretty(&definitions(flavor, set))
+        .map_err(|e| CliError::Query(e.to_string()))?;
+    write_out(&json)
+}
+
+fn compress(args: &CompressArgs) -> Result<(), CliError> {
+    use agent_snapshot::session::{self, CompressOptions, InputFormat, Report};
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::IsTerminal;
+
+    let options = CompressOptions {
+        min_len: args.min_len,
+        render: args.budget.options(),
+        count_tokens: !args.no_tokens,
+        ..CompressOptions::default()
+    };
+    let started = std::time::Instant::now();
+    // The bar only when a person watches: a pipe or a log gets nothing but the summary.
+    let bar = |total: Option<u64>| {
+        if !io::stderr().is_terminal() {
+            return ProgressBar::hidden();
+        }
+        let bar = match total {
+            Some(total) => ProgressBar::new(total),
+            None => ProgressBar::new_spinner(),
+        };
+        if let Ok(style) = ProgressStyle::with_template(
+            "{spinner} {msg} [{bar:30}] {binary_bytes}/{binary_total_bytes} ({binary_bytes_per_sec}, {eta})",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar
+    };
+    let report_malformed = |name: &str, report: &Report| {
+        for m in &report.malformed {
+            eprintln!(
+                "{name}:{}: malformed JSON, copied unchanged: {}",
+                m.line, m.message
+            );
+        }
+    };
+
+    let mut total = Report::default();
+    let mut files = 0u64;
+    if args.input.is_dir() {
+        let Some(out_dir) = &args.output else {
+            return Err(CliError::Usage(
+                "compressing a directory needs -o OUTDIR for the compressed copies".to_string(),
+            ));
+        };
+        let list = session::session_files(&args.input)?;
+        let sizes: u64 = list
+            .iter()
+            .filter_map(|f| std::fs::metadata(args.input.join(f)).ok())
+            .map(|m| m.len())
+            .sum();
+        let bar = bar(Some(sizes));
+        let mut base = 0;
+        for rel in &list {
+            let (src, dst) = (args.input.join(rel), out_dir.join(rel));
+            if let Some(parent) = dst.parent() {
+                std::fs::create_dir_all(parent).map_err(|source| CliError::Read {
+                    path: parent.display().to_string(),
+                    source,
+                })?;
+            }
+            bar.set_message(rel.display().to_string());
+            let report =
+                session::compress_file(&src, &dst, &options, &|n| bar.set_position(base + n))?;
+            base += report.stats.bytes_before;
+            report_malformed(&src.display().to_string(), &report);
+            files += 1;
+            total.stats += report.stats;
+            total.malformed.extend(report.malformed);
+        }
+        bar.finish_and_clear();
+    } else if args.input.as_os_str() == "-" || args.output.is_none() {
+        // Streamed: standard input, or any input to standard output.
+        let name = if args.input.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            args.input.display().to_string()
+        };
+        let mut reader: Box<dyn BufRead> = if args.input.as_os_str() == "-" {
+            Box::new(io::BufReader::with_capacity(1 << 20, io::stdin().lock()))
+        } else {
+            let file = std::fs::File::open(&args.input).map_err(|source| CliError::Read {
+                path: name.clone(),
+                source,
+            })?;
+            Box::new(io::BufReader::with_capacity(1 << 20, file))
+        };
+        let read_err = |source| CliError::Read {
+            path: name.clone(),
+            source,
+        };
+        let format = match InputFormat::from_path(&args.input) {
+            Some(format) => format,
+            None => InputFormat::sniff(reader.fill_buf().map_err(read_err)?),
+        };
+        let size = std::fs::metadata(&args.input).ok().map(|m| m.len());
+        let bar = bar(size);
+        let report = match (&args.output, format) {
+            (None, InputFormat::Jsonl) => {
+                let out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+                session::compress_jsonl(reader, out, &options, &|n| bar.set_position(n))
+                    .map_err(CliError::Write)?
+            }
+            (Some(path), InputFormat::Jsonl) => {
+                let file = std::fs::File::create(path).map_err(CliError::Write)?;
+                let out = io::BufWriter::with_capacity(1 << 20, file);
+                session::compress_jsonl(reader, out, &options, &|n| bar.set_position(n))
+                    .map_err(CliError::Write)?
+            }
+            (output, InputFormat::Json) => {
+                let mut bytes = Vec::new();
+                reader.read_to_end(&mut bytes).map_err(read_err)?;
+                let (out, report) = session::compress_json(&bytes, &options);
+                match output {
+                    Some(path) => std::fs::write(path, out).map_err(CliError::Write)?,
+                    None => io::stdout()
+                        .lock()
+                        .write_all(&out)
+                        .map_err(CliError::Write)?,
+                }
+                report
+            }
+        };
+        bar.finish_and_clear();
+        report_malformed(&name, &report);
+        files = 1;
+        total = report;
+    } else if let Some(output) = &args.output {
+        let bar = bar(std::fs::metadata(&args.input).ok().map(|m| m.len()));
+        let report =
+            session::compress_file(&args.input, output, &options, &|n| bar.set_position(n))?;
+        bar.finish_and_clear();
+        report_malformed(&args.input.display().to_string(), &report);
+        files = 1;
+        total = report;
+    }
+    print_summary(files, &total, started.elapsed(), options.count_tokens);
+    match total.malformed.len() as u64 {
+        0 => Ok(()),
+        n => Err(CliError::Malformed(n)),
+    }
+}
+
+fn print_summary(
+    files: u64,
+    report: &agent_snapshot::session::Report,
+    elapsed: std::time::Duration,
+    tokens: bool,
+) {
+    let s = &report.stats;
+    let secs = elapsed.as_secs_f64();
+    let mb = |b: u64| b as f64 / 1e6;
+    let ratio = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    eprintln!(
+        "compress: {files} file(s), {} item(s), {} HTML output(s) replaced, {} malformed",
+        s.items,
+        s.outputs_replaced,
+        report.malformed.len()
+    );
+    eprintln!(
+        "  bytes:  {:.1} MB -> {:.1} MB ({:.1}x smaller)",
+        mb(s.bytes_before),
+        mb(s.bytes_after),
+        ratio(s.bytes_before, s.bytes_after)
+    );
+    if tokens {
+        eprintln!(
+            "  tokens (o200k, replaced outputs): {} -> {} ({:.1}x fewer)",
+            s.tokens_before,
+            s.tokens_after,
+            ratio(s.tokens_before, s.tokens_after)
+        );
+    }
+    eprintln!(
+        "  time:   {secs:.2} s ({:.1} MB/s)",
+        if secs > 0.0 {
+            mb(s.bytes_before) / secs
+        } else {
+            0.0
+        }
+    );
 }

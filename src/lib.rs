@@ -55,7 +55,10 @@ pub mod parse;
 pub mod probe;
 pub mod query;
 pub mod render;
+#[cfg(feature = "session")]
+pub mod session;
 pub mod text;
+pub mod tools;
 pub mod tree;
 pub mod walk;
 

@@ -1,0 +1,532 @@
+//! Function-tool definitions that drop straight into an agent: the offline tools
+//! (`html_snapshot`, `html_query`) and the live browser tools (`web_snapshot`, `web_click`…),
+//! in the shape each API wants.
+//!
+//! The tools are one table of data ([`TOOLS`]); [`definitions`] writes it out per
+//! [`Flavor`]. The MCP server and the live agent take their schemas from here too, so what
+//! `agent-snapshot schema` prints is what they accept.
+//!
+//! ```
+//! use agent_snapshot::tools::{definitions, Flavor, ToolSet};
+//!
+//! let tools = definitions(Flavor::OpenAi, ToolSet::Offline);
+//! assert_eq!(tools[0]["name"], "html_snapshot");
+//! // Strict mode: every property is required, optional ones accept null.
+//! assert_eq!(tools[0]["strict"], true);
+//! assert_eq!(tools[0]["parameters"]["properties"]["max_chars"]["type"][1], "null");
+//! ```
+
+use serde_json::{json, Map, Value};
+
+use crate::render::RenderOptions;
+
+/// Which API's tool format to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// OpenAI Responses API, strict: `{"type":"function","name",…,"strict":true}`; every
+    /// object closed (`additionalProperties: false`), every property required, optional
+    /// ones nullable.
+    /// <https://platform.openai.com/docs/guides/function-calling#strict-mode>
+    OpenAi,
+    /// OpenAI Chat Completions: `{"type":"function","function":{name, description, parameters}}`.
+    Chat,
+    /// Anthropic Messages: `{name, description, input_schema}`.
+    Anthropic,
+    /// Model Context Protocol `tools/list` entries: `{name, description, inputSchema}`.
+    Mcp,
+}
+
+/// Which tools to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolSet {
+    /// `html_snapshot`, `html_query`: work on HTML the agent already has.
+    Offline,
+    /// `web_*`: drive a live browser (the `agent` mode, `mcp --live`).
+    Live,
+    /// Both.
+    #[default]
+    All,
+}
+
+/// The JSON type of one parameter.
+#[derive(Debug, Clone, Copy)]
+pub enum ParamType {
+    String,
+    /// An integer within `[min, max]`.
+    Integer {
+        min: u64,
+        max: u64,
+    },
+    /// One of these strings.
+    Enum(&'static [&'static str]),
+    /// An array of strings.
+    Strings,
+    Boolean,
+}
+
+/// One parameter of a tool.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    pub name: &'static str,
+    pub ty: ParamType,
+    pub required: bool,
+    pub description: &'static str,
+}
+
+/// One tool: its name, what it teaches the model, its parameters.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub params: &'static [Param],
+    /// Whether the render budgets ([`BUDGET_PARAMS`]) follow `params`.
+    pub budgets: bool,
+    /// Live tools need a browser; offline ones work on HTML.
+    pub live: bool,
+}
+
+impl ToolSpec {
+    /// Every parameter, the budgets included.
+    pub fn all_params(&self) -> impl Iterator<Item = &'static Param> {
+        let budgets: &'static [Param] = if self.budgets { BUDGET_PARAMS } else { &[] };
+        self.params.iter().chain(budgets)
+    }
+}
+
+const fn param(name: &'static str, ty: ParamType, description: &'static str) -> Param {
+    Param {
+        name,
+        ty,
+        required: true,
+        description,
+    }
+}
+
+const fn optional(name: &'static str, ty: ParamType, description: &'static str) -> Param {
+    Param {
+        name,
+        ty,
+        required: false,
+        description,
+    }
+}
+
+const REF: Param = param(
+    "ref",
+    ParamType::String,
+    "A ref from the latest snapshot, e.g. \"e5\".",
+);
+const LIMIT: Param = optional(
+    "limit",
+    ParamType::Integer {
+        min: 1,
+        max: 100_000,
+    },
+    "Most characters in the answer (default 4000); longer answers are cut and flagged truncated.",
+);
+
+/// The render budgets, shared by the snapshot tools. Their ranges are the ones the renderer
+/// accepts; defaults are [`RenderOptions::default`].
+pub const BUDGET_PARAMS: &[Param] = &[
+    optional(
+        "max_chars",
+        ParamType::Integer {
+            min: 200,
+            max: 200_000,
+        },
+        "Hard limit on snapshot characters (default 12000).",
+    ),
+    optional(
+        "max_nodes",
+        ParamType::Integer { min: 1, max: 5_000 },
+        "Most element lines (default 200).",
+    ),
+    optional(
+        "max_depth",
+        ParamType::Integer { min: 1, max: 64 },
+        "Deepest indentation level (default 12).",
+    ),
+    optional(
+        "max_siblings",
+        ParamType::Integer { min: 1, max: 5_000 },
+        "Most children shown under one parent before the rest fold into one line (default 25).",
+    ),
+];
+
+/// Every tool, offline first.
+pub static TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "html_snapshot",
+        description: "Turn an HTML page you already have (a file path or an HTML string) into a \
+compact snapshot: one line per thing a person sees and can use, e.g. \
+`- button \"Sign in\" [ref=e2]`. Returns the snapshot text and a document handle. Read the \
+snapshot instead of the HTML; to learn more about one element, call html_query with the \
+handle and its ref rather than asking for raw HTML. The first line says whether and why the \
+snapshot was truncated; raise max_chars/max_nodes only when what you need is missing.",
+        params: &[
+            optional(
+                "path",
+                ParamType::String,
+                "Path of an HTML file to read. Give path or html.",
+            ),
+            optional(
+                "html",
+                ParamType::String,
+                "The HTML itself. Give path or html.",
+            ),
+            optional(
+                "url",
+                ParamType::String,
+                "The page's URL, shown in the snapshot header.",
+            ),
+        ],
+        budgets: true,
+        live: false,
+    },
+    ToolSpec {
+        name: "html_query",
+        description: "Ask a bounded question about one ref of a page snapshotted with \
+html_snapshot: its visible text, its attributes, its outer HTML or its form value. Pass the \
+handle html_snapshot returned; refs belong to that handle only. Prefer kind=text or attrs; \
+ask for html only when the text is not enough.",
+        params: &[
+            param(
+                "handle",
+                ParamType::String,
+                "The document handle html_snapshot returned.",
+            ),
+            REF,
+            param(
+                "kind",
+                ParamType::Enum(&["text", "attrs", "html", "value"]),
+                "What to return: visible text, attributes as JSON, outer HTML, or form value.",
+            ),
+            LIMIT,
+        ],
+        budgets: false,
+        live: false,
+    },
+    ToolSpec {
+        name: "web_snapshot",
+        description: "Look at the browser's current page: returns its URL, title and a \
+compact snapshot, one line per thing a person sees and can use. Call it first, and again \
+after every action that changes the page: refs come from the latest web_snapshot only, and an \
+old ref fails with STALE_REF.",
+        params: &[
+            optional(
+                "scope",
+                ParamType::String,
+                "A CSS selector: snapshot only this part of the page.",
+            ),
+            optional(
+                "interactive_only",
+                ParamType::Boolean,
+                "Only elements you can act on (default false).",
+            ),
+            optional(
+                "viewport_only",
+                ParamType::Boolean,
+                "Only what is inside the visible viewport (default false).",
+            ),
+        ],
+        budgets: true,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_click",
+        description: "Click the element with this ref, as a person would (a real mouse press \
+at its centre), then wait for the page to settle. Returns whether the page changed or \
+navigated; if it did, call web_snapshot before using refs again.",
+        params: &[REF],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_fill",
+        description: "Replace the value of a text field (or contenteditable) with this ref, \
+firing the input and change events that frameworks listen to. Call web_snapshot afterwards if \
+the page may have reacted.",
+        params: &[REF, param("value", ParamType::String, "The new value.")],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_select",
+        description: "Choose options of the <select> (combobox or listbox) with this ref, by \
+value or by visible text. Several values select several options of a multiple select.",
+        params: &[
+            REF,
+            param(
+                "values",
+                ParamType::Strings,
+                "Option values or visible texts to select.",
+            ),
+        ],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_check",
+        description: "Check the checkbox or radio button with this ref. Returns its final \
+state.",
+        params: &[REF],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_uncheck",
+        description: "Uncheck the checkbox with this ref. Returns its final state.",
+        params: &[REF],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_scroll",
+        description: "Scroll the page (or bring the element with this ref into view). Call \
+web_snapshot afterwards to see what appeared.",
+        params: &[
+            optional(
+                "direction",
+                ParamType::Enum(&["up", "down", "left", "right"]),
+                "Which way to scroll the page (default down).",
+            ),
+            optional(
+                "amount",
+                ParamType::Integer {
+                    min: 1,
+                    max: 100_000,
+                },
+                "How many pixels (default: most of a viewport).",
+            ),
+            optional(
+                "ref",
+                ParamType::String,
+                "Scroll this element into view instead.",
+            ),
+        ],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_press_key",
+        description: "Press a key on the focused element, e.g. Enter, Tab, Escape, ArrowDown. \
+Call web_snapshot afterwards if the page may have changed.",
+        params: &[param(
+            "key",
+            ParamType::String,
+            "The key, as in KeyboardEvent.key (Enter, Tab, Escape, a…).",
+        )],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_get_text",
+        description: "Read the visible text of the element with this ref, bounded by limit. \
+Use it instead of asking for HTML.",
+        params: &[REF, LIMIT],
+        budgets: false,
+        live: true,
+    },
+    ToolSpec {
+        name: "web_get_value",
+        description: "Read the current value of the form field with this ref.",
+        params: &[REF],
+        budgets: false,
+        live: true,
+    },
+];
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<&'static ToolSpec> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// The tools of `set`, in table order.
+pub fn specs(set: ToolSet) -> impl Iterator<Item = &'static ToolSpec> {
+    TOOLS.iter().filter(move |t| match set {
+        ToolSet::Offline => !t.live,
+        ToolSet::Live => t.live,
+        ToolSet::All => true,
+    })
+}
+
+/// The definitions of `set` in `flavor`'s format.
+pub fn definitions(flavor: Flavor, set: ToolSet) -> Vec<Value> {
+    specs(set).map(|spec| definition(spec, flavor)).collect()
+}
+
+/// One tool's definition in `flavor`'s format.
+pub fn definition(spec: &ToolSpec, flavor: Flavor) -> Value {
+    match flavor {
+        Flavor::OpenAi => json!({
+            "type": "function",
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": input_schema(spec, true),
+            "strict": true,
+        }),
+        Flavor::Chat => json!({
+            "type": "function",
+            "function": {
+                "name": spec.name,
+                "description": spec.description,
+                "parameters": input_schema(spec, false),
+            },
+        }),
+        Flavor::Anthropic => json!({
+            "name": spec.name,
+            "description": spec.description,
+            "input_schema": input_schema(spec, false),
+        }),
+        Flavor::Mcp => json!({
+            "name": spec.name,
+            "description": spec.description,
+            "inputSchema": input_schema(spec, false),
+        }),
+    }
+}
+
+/// The JSON Schema of a tool's arguments. `strict` writes OpenAI's strict form: every
+/// property listed in `required`, optional ones made nullable.
+pub fn input_schema(spec: &ToolSpec, strict: bool) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for p in spec.all_params() {
+        let nullable = strict && !p.required;
+        properties.insert(p.name.to_string(), param_schema(p, nullable));
+        if p.required || strict {
+            required.push(Value::from(p.name));
+        }
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+fn param_schema(p: &Param, nullable: bool) -> Value {
+    // A nullable property lists "null" beside its type (and in its enum): strict mode's way
+    // of saying "optional". https://json-schema.org/understanding-json-schema/reference/type
+    let ty = |name: &str| {
+        if nullable {
+            json!([name, "null"])
+        } else {
+            json!(name)
+        }
+    };
+    let mut schema = match p.ty {
+        ParamType::String => json!({ "type": ty("string") }),
+        ParamType::Boolean => json!({ "type": ty("boolean") }),
+        ParamType::Integer { min, max } => {
+            json!({ "type": ty("integer"), "minimum": min, "maximum": max })
+        }
+        ParamType::Enum(values) => {
+            let mut values: Vec<Value> = values.iter().map(|v| Value::from(*v)).collect();
+            if nullable {
+                values.push(Value::Null);
+            }
+            json!({ "type": ty("string"), "enum": values })
+        }
+        ParamType::Strings => json!({ "type": ty("array"), "items": { "type": "string" } }),
+    };
+    schema["description"] = Value::from(p.description);
+    schema
+}
+
+/// Reads the render budgets of [`BUDGET_PARAMS`] out of tool arguments; absent or null ones
+/// keep `base`'s value. Out-of-range values are an error naming the parameter.
+pub fn budgets_from_args(
+    args: &Map<String, Value>,
+    base: RenderOptions,
+) -> Result<RenderOptions, String> {
+    let mut options = base;
+    for p in BUDGET_PARAMS {
+        let Some(n) = integer_arg(args, p)? else {
+            continue;
+        };
+        let n = usize::try_from(n).map_err(|_| format!("{} is too large", p.name))?;
+        match p.name {
+            "max_chars" => options.max_chars_total = n,
+            "max_nodes" => options.max_nodes = n,
+            "max_depth" => options.max_depth = n,
+            _ => options.max_siblings = n,
+        }
+    }
+    Ok(options)
+}
+
+/// An integer argument checked against its parameter's range; `None` when absent or null.
+pub fn integer_arg(args: &Map<String, Value>, p: &Param) -> Result<Option<u64>, String> {
+    let value = match args.get(p.name) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v,
+    };
+    let ParamType::Integer { min, max } = p.ty else {
+        return Err(format!("{} is not an integer parameter", p.name));
+    };
+    match value.as_u64() {
+        Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "{} must be an integer from {min} to {max}, not {value}",
+            p.name
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_names_are_unique_and_sets_partition_the_table() {
+        let mut names: Vec<_> = TOOLS.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TOOLS.len());
+        assert_eq!(
+            specs(ToolSet::Offline).count() + specs(ToolSet::Live).count(),
+            TOOLS.len()
+        );
+        assert_eq!(
+            specs(ToolSet::Offline).map(|t| t.name).collect::<Vec<_>>(),
+            ["html_snapshot", "html_query"]
+        );
+    }
+
+    #[test]
+    fn budgets_are_read_and_range_checked() {
+        let args = json!({"max_chars": 500, "max_nodes": null});
+        let args = args.as_object().unwrap();
+        let o = budgets_from_args(args, RenderOptions::default()).unwrap();
+        assert_eq!(o.max_chars_total, 500);
+        assert_eq!(o.max_nodes, RenderOptions::default().max_nodes);
+
+        let bad = json!({"max_chars": 5});
+        let err = budgets_from_args(bad.as_object().unwrap(), RenderOptions::default());
+        assert!(err
+            .unwrap_err()
+            .contains("max_chars must be an integer from 200"));
+        let bad = json!({"max_depth": "3"});
+        assert!(budgets_from_args(bad.as_object().unwrap(), RenderOptions::default()).is_err());
+    }
+
+    #[test]
+    fn strict_schema_requires_everything_and_nulls_the_optional() {
+        let spec = find("html_query").unwrap();
+        let loose = input_schema(spec, false);
+        assert_eq!(loose["required"], json!(["handle", "ref", "kind"]));
+        assert_eq!(loose["properties"]["limit"]["type"], "integer");
+        let strict = input_schema(spec, true);
+        assert_eq!(
+            strict["required"],
+            json!(["handle", "ref", "kind", "limit"])
+        );
+        assert_eq!(
+            strict["properties"]["limit"]["type"],
+            json!(["integer", "null"])
+        );
+        assert_eq!(strict["properties"]["kind"]["type"], "string");
+    }
+}
