@@ -43,6 +43,8 @@ enum Command {
     Compress(CompressArgs),
     /// Print function-tool definitions for an agent API.
     Schema(SchemaArgs),
+    /// Serve the tools over MCP on standard input and output.
+    Mcp(McpArgs),
 }
 
 #[derive(Args)]
@@ -215,6 +217,13 @@ struct SchemaArgs {
     tools: ToolSetArg,
 }
 
+#[derive(Args)]
+struct McpArgs {
+    /// Parsed documents kept for html_query, in megabytes of HTML (least recently used out).
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    cache_mb: usize,
+}
+
 /// A failure, with the message the user sees.
 #[derive(Debug, thiserror::Error)]
 enum CliError {
@@ -246,6 +255,7 @@ pub fn run() -> i32 {
         Command::Script => write_out(agent_snapshot::js::script()),
         Command::Compress(args) => compress(&args),
         Command::Schema(args) => schema(&args),
+        Command::Mcp(args) => mcp(&args),
     };
     match result {
         Ok(()) => 0,
@@ -351,6 +361,22 @@ fn probe() -> Result<(), CliError> {
         writeln!(out, "{json}").map_err(CliError::Write)?;
     }
     out.flush().map_err(CliError::Write)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start the async runtime: {e}")))
+}
+
+fn mcp(args: &McpArgs) -> Result<(), CliError> {
+    use agent_snapshot::mcp::{OfflineTools, Server};
+    let server = Server::new(OfflineTools::new(args.cache_mb.saturating_mul(1 << 20)));
+    runtime()?
+        .block_on(server.serve_stdio())
+        .map_err(CliError::Usage)
 }
 
 fn schema(args: &SchemaArgs) -> Result<(), CliError> {

@@ -129,7 +129,10 @@ fn openai_strict_form_holds_and_accepts_nulls_for_optional_arguments() {
     let loose = jsonschema::validator_for(loose).unwrap();
     assert!(loose.is_valid(&json!({"handle": "d1", "ref": "e5", "kind": "html"})));
     assert!(!loose.is_valid(&json!({"handle": "d1", "ref": "e5", "kind": "html", "x": 1})));
-    assert!(!loose.is_valid(&json!({"handle": "d1", "kind": "html"})), "ref is required");
+    assert!(
+        !loose.is_valid(&json!({"handle": "d1", "kind": "html"})),
+        "ref is required"
+    );
 }
 
 #[test]

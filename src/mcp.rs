@@ -1,0 +1,407 @@
+//! A stdio MCP server (the official Rust SDK, `rmcp`) for the tools of [`crate::tools`].
+//!
+//! The server is generic over a [`Backend`] that runs tool calls; [`OfflineTools`] is the
+//! offline one (`html_snapshot`, `html_query`). Tool definitions come from
+//! [`tools::input_schema`], the MCP flavor of [`tools::definitions`], so `agent-snapshot schema --flavor mcp` prints
+//! exactly what `tools/list` answers. A failed call (bad arguments, unknown handle or ref)
+//! comes back as a tool error (`isError: true`) that the model can read; the server goes on.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::path::Path;
+use std::sync::{mpsc, Arc};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Map, Value};
+
+use crate::tools::{self, ToolSet};
+use crate::{query, Document, QueryKind, RenderOptions, TreeOptions};
+
+/// What a tool call answers: text for the model, and the same facts as structured content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolReply {
+    pub text: String,
+    pub structured: Option<Value>,
+}
+
+/// Runs the tool calls of one [`ToolSet`].
+pub trait Backend: Send + Sync + 'static {
+    /// The tools this backend serves.
+    fn tool_set(&self) -> ToolSet;
+    /// Runs `name` with `args`; `Err` is a message for the model (a tool error).
+    fn call(
+        &self,
+        name: String,
+        args: Map<String, Value>,
+    ) -> impl Future<Output = Result<ToolReply, String>> + Send;
+}
+
+/// The MCP server: `tools/list` and `tools/call` over a [`Backend`].
+pub struct Server<B> {
+    backend: B,
+    tools: Vec<Tool>,
+}
+
+impl<B: Backend> Server<B> {
+    pub fn new(backend: B) -> Server<B> {
+        let tools = tools::specs(backend.tool_set())
+            .map(|spec| {
+                let schema = match tools::input_schema(spec, false) {
+                    Value::Object(map) => map,
+                    _ => Map::new(),
+                };
+                Tool::new(spec.name, spec.description, Arc::new(schema))
+            })
+            .collect();
+        Server { backend, tools }
+    }
+
+    /// Serves MCP on standard input and output until the client closes them.
+    pub async fn serve_stdio(self) -> Result<(), String> {
+        let service = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("MCP handshake failed: {e}"))?;
+        service
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|e| format!("MCP server stopped: {e}"))
+    }
+}
+
+impl<B: Backend> ServerHandler for Server<B> {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(match self.backend.tool_set() {
+                ToolSet::Live => {
+                    "Call web_snapshot to see the page, act on refs (web_click, web_fill…), \
+                     and call web_snapshot again after the page changes."
+                }
+                _ => {
+                    "Call html_snapshot on a page instead of reading its HTML, then \
+                     html_query a ref for details."
+                }
+            })
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        if !self.tools.iter().any(|t| t.name == name) {
+            return Ok(tool_error(format!(
+                "unknown tool {name:?}; tools/list names the tools this server has"
+            )));
+        }
+        let args = request.arguments.unwrap_or_default();
+        Ok(match self.backend.call(name, args).await {
+            Ok(reply) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(reply.text)]);
+                result.structured_content = reply.structured;
+                result.into()
+            }
+            Err(message) => tool_error(message),
+        })
+    }
+}
+
+fn tool_error(message: String) -> CallToolResponse {
+    CallToolResult::error(vec![ContentBlock::text(message)]).into()
+}
+
+/// One call for the offline worker.
+struct Job {
+    name: String,
+    args: Map<String, Value>,
+    reply: tokio::sync::oneshot::Sender<Result<ToolReply, String>>,
+}
+
+/// The offline tools. Parsed documents stay in a cache bounded by the total bytes of their
+/// HTML (least recently used first out), so `html_query` never parses again.
+///
+/// A [`Document`] shares its text with the parser's buffers and stays on one thread: a
+/// worker thread owns the cache and runs the calls in order.
+pub struct OfflineTools {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl OfflineTools {
+    /// Starts the worker; the cache holds documents of at most `cache_bytes` of HTML in all
+    /// (the newest is kept even when it alone is larger).
+    pub fn new(cache_bytes: usize) -> OfflineTools {
+        let (jobs, rx) = mpsc::channel::<Job>();
+        std::thread::spawn(move || {
+            let mut cache = DocCache::new(cache_bytes);
+            for job in rx {
+                // The caller may have gone (a cancelled request); nothing to tell then.
+                let _ = job.reply.send(cache.call(&job.name, &job.args));
+            }
+        });
+        OfflineTools { jobs }
+    }
+}
+
+impl Backend for OfflineTools {
+    fn tool_set(&self) -> ToolSet {
+        ToolSet::Offline
+    }
+
+    async fn call(&self, name: String, args: Map<String, Value>) -> Result<ToolReply, String> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Job { name, args, reply })
+            .map_err(|_| "the document worker has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the document worker has stopped".to_string())?
+    }
+}
+
+/// Documents by handle, least recently used first.
+pub struct DocCache {
+    docs: VecDeque<(String, Document, usize)>,
+    bytes: usize,
+    limit: usize,
+    next: u64,
+}
+
+impl DocCache {
+    pub fn new(limit: usize) -> DocCache {
+        DocCache {
+            docs: VecDeque::new(),
+            bytes: 0,
+            limit,
+            next: 1,
+        }
+    }
+
+    /// Runs one offline tool call.
+    pub fn call(&mut self, name: &str, args: &Map<String, Value>) -> Result<ToolReply, String> {
+        match name {
+            "html_snapshot" => self.snapshot(args),
+            "html_query" => self.query(args),
+            _ => Err(format!("unknown tool {name:?}")),
+        }
+    }
+
+    /// Handles currently held, least recently used first.
+    pub fn handles(&self) -> impl Iterator<Item = &str> {
+        self.docs.iter().map(|(h, _, _)| h.as_str())
+    }
+
+    fn snapshot(&mut self, args: &Map<String, Value>) -> Result<ToolReply, String> {
+        let spec = tools::find("html_snapshot").ok_or("html_snapshot is not defined")?;
+        check_args(spec, args)?;
+        let options = TreeOptions {
+            url: string_arg(args, "url")?.map(str::to_string),
+            ..TreeOptions::default()
+        };
+        let (doc, size) = match (string_arg(args, "path")?, string_arg(args, "html")?) {
+            (Some(path), None) => {
+                let bytes = std::fs::read(Path::new(path))
+                    .map_err(|e| format!("cannot read {path:?}: {e}"))?;
+                let doc = Document::parse_bytes(&bytes, &options).map_err(|e| e.to_string())?;
+                (doc, bytes.len())
+            }
+            (None, Some(html)) => (Document::parse(html, &options), html.len()),
+            _ => return Err("give exactly one of path and html".to_string()),
+        };
+        let render = tools::budgets_from_args(args, RenderOptions::default())?;
+        let snap = doc.snapshot(&render);
+        let handle = format!("d{}", self.next);
+        self.next += 1;
+        let text = format!(
+            "handle={handle} (pass it to html_query with a ref)\n{}",
+            snap.text
+        );
+        let structured = json!({
+            "handle": handle,
+            "refs": doc.ref_count(),
+            "truncated": snap.stats.truncated,
+        });
+        self.insert(handle, doc, size);
+        Ok(ToolReply {
+            text,
+            structured: Some(structured),
+        })
+    }
+
+    fn query(&mut self, args: &Map<String, Value>) -> Result<ToolReply, String> {
+        let spec = tools::find("html_query").ok_or("html_query is not defined")?;
+        check_args(spec, args)?;
+        let handle = string_arg(args, "handle")?.ok_or("handle is required")?;
+        let ref_ = string_arg(args, "ref")?.ok_or("ref is required")?;
+        let kind = match string_arg(args, "kind")? {
+            Some("text") => QueryKind::Text,
+            Some("attrs") => QueryKind::Attrs,
+            Some("html") => QueryKind::OuterHtml,
+            Some("value") => QueryKind::Value,
+            _ => return Err("kind must be one of text, attrs, html, value".to_string()),
+        };
+        let limit = match spec.params.iter().find(|p| p.name == "limit") {
+            Some(p) => tools::integer_arg(args, p)?.unwrap_or(4000),
+            None => 4000,
+        };
+        let Some(at) = self.docs.iter().position(|(h, _, _)| h == handle) else {
+            return Err(format!(
+                "unknown handle {handle:?}: it was never issued or has left the cache; \
+                 call html_snapshot again"
+            ));
+        };
+        // Most recently used goes to the back.
+        if let Some(entry) = self.docs.remove(at) {
+            self.docs.push_back(entry);
+        }
+        let (_, doc, _) = self.docs.back().ok_or("cache is empty")?;
+        let result = query(
+            doc,
+            ref_,
+            kind,
+            usize::try_from(limit).unwrap_or(usize::MAX),
+        );
+        if let Some(e) = &result.error {
+            return Err(format!(
+                "{} (this document has refs e1 to e{}; refs come from its html_snapshot)",
+                e.message(ref_),
+                doc.ref_count()
+            ));
+        }
+        let structured = serde_json::to_value(&result).ok();
+        let mut text = result.value;
+        if result.truncated {
+            text.push_str(&format!("\n[truncated at {limit} characters]"));
+        }
+        Ok(ToolReply { text, structured })
+    }
+
+    fn insert(&mut self, handle: String, doc: Document, size: usize) {
+        self.bytes += size;
+        self.docs.push_back((handle, doc, size));
+        while self.bytes > self.limit && self.docs.len() > 1 {
+            if let Some((_, _, size)) = self.docs.pop_front() {
+                self.bytes -= size;
+            }
+        }
+    }
+}
+
+/// Unknown arguments are an error: a misspelt budget should not pass silently.
+fn check_args(spec: &tools::ToolSpec, args: &Map<String, Value>) -> Result<(), String> {
+    for key in args.keys() {
+        if !spec.all_params().any(|p| p.name == key) {
+            let known: Vec<&str> = spec.all_params().map(|p| p.name).collect();
+            return Err(format!(
+                "{} has no argument {key:?} (it takes {})",
+                spec.name,
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A string argument; `None` when absent or null.
+fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Result<Option<&'a str>, String> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("{name} must be a string, not {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn cache_evicts_least_recently_used_by_bytes() {
+        let mut cache = DocCache::new(3_100);
+        let page = |n: usize| format!("<a href=/x>{}</a>", "x".repeat(n));
+        for _ in 0..3 {
+            cache
+                .call("html_snapshot", &args(json!({"html": page(1_000)})))
+                .unwrap();
+        }
+        // Three docs of ~1 KB fit: touch d1 so d2 is the oldest, then add a fourth.
+        cache
+            .call(
+                "html_query",
+                &args(json!({"handle": "d1", "ref": "e1", "kind": "text"})),
+            )
+            .unwrap();
+        cache
+            .call("html_snapshot", &args(json!({"html": page(1_000)})))
+            .unwrap();
+        assert_eq!(cache.handles().collect::<Vec<_>>(), ["d3", "d1", "d4"]);
+        let err = cache
+            .call(
+                "html_query",
+                &args(json!({"handle": "d2", "ref": "e1", "kind": "text"})),
+            )
+            .unwrap_err();
+        assert!(err.contains("call html_snapshot again"), "{err}");
+        // One document larger than the whole cache is still kept (alone).
+        cache
+            .call("html_snapshot", &args(json!({"html": page(10_000)})))
+            .unwrap();
+        assert_eq!(cache.handles().collect::<Vec<_>>(), ["d5"]);
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_that_say_what_to_do() {
+        let mut cache = DocCache::new(1 << 20);
+        let e = cache
+            .call(
+                "html_snapshot",
+                &args(json!({"html": "<a>x</a>", "path": "/x"})),
+            )
+            .unwrap_err();
+        assert!(e.contains("exactly one of path and html"), "{e}");
+        let e = cache
+            .call("html_snapshot", &args(json!({"html": "x", "max_char": 5})))
+            .unwrap_err();
+        assert!(e.contains("no argument \"max_char\""), "{e}");
+        let e = cache
+            .call("html_snapshot", &args(json!({"html": 5})))
+            .unwrap_err();
+        assert!(e.contains("html must be a string"), "{e}");
+        let e = cache
+            .call(
+                "html_snapshot",
+                &args(json!({"path": "/nonexistent/page.html"})),
+            )
+            .unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+}

@@ -1,0 +1,179 @@
+//! `agent-snapshot mcp`: JSON-RPC over stdio to the built binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Client {
+    fn start(args: &[&str]) -> Client {
+        let mut child = Command::new(BIN)
+            .arg("mcp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Client {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{message}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends a request and returns its response (skipping notifications).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read");
+            assert!(n > 0, "server closed stdout while {method} was pending");
+            let msg: Value = serde_json::from_str(&line).expect("server writes JSON lines");
+            if msg["id"] == id {
+                return msg;
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let r = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert!(r.get("error").is_none(), "protocol error for {tool}: {r}");
+        r["result"].clone()
+    }
+
+    fn initialize(&mut self) -> Value {
+        let r = self.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "test", "version": "0"}}),
+        );
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        r
+    }
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().expect("text content")
+}
+
+#[test]
+fn initialize_list_call_query_and_survive_bad_calls() {
+    let mut c = Client::start(&[]);
+    let init = c.initialize();
+    assert_eq!(init["result"]["serverInfo"]["name"], "agent-snapshot");
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+
+    let list = c.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().expect("tools");
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["html_snapshot", "html_query"]);
+    // The same schemas as `agent-snapshot schema --flavor mcp --tools offline`.
+    let printed = Command::new(BIN)
+        .args(["schema", "--flavor", "mcp", "--tools", "offline"])
+        .output()
+        .unwrap();
+    let printed: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    for (listed, printed) in tools.iter().zip(printed.as_array().unwrap()) {
+        assert_eq!(listed["inputSchema"], printed["inputSchema"]);
+        assert_eq!(listed["description"], printed["description"]);
+    }
+
+    let login = format!("{}/corpus/login.html", env!("CARGO_MANIFEST_DIR"));
+    let snap = c.call("html_snapshot", json!({"path": login, "max_chars": 2000}));
+    assert_ne!(snap["isError"], true, "{snap}");
+    let snap_text = text(&snap);
+    assert!(snap_text.starts_with("handle=d1 "), "{snap_text}");
+    assert!(snap_text.contains("[ref=e1]"), "{snap_text}");
+    assert_eq!(snap["structuredContent"]["handle"], "d1");
+
+    // Find the button's ref in the snapshot and ask for its outer HTML.
+    let button_line = snap_text
+        .lines()
+        .find(|l| l.contains("- button"))
+        .expect("login page has a button");
+    let ref_ = button_line
+        .rsplit("[ref=")
+        .next()
+        .and_then(|r| r.strip_suffix(']'))
+        .expect("button has a ref");
+    let q = c.call(
+        "html_query",
+        json!({"handle": "d1", "ref": ref_, "kind": "html", "limit": 200}),
+    );
+    assert_ne!(q["isError"], true, "{q}");
+    assert!(text(&q).starts_with("<button"), "{q}");
+
+    let inline = c.call(
+        "html_snapshot",
+        json!({"html": "<h1>Hi</h1><a href=/a>A</a>"}),
+    );
+    assert!(
+        text(&inline).contains("link \"A\" [href=/a] [ref=e2]"),
+        "{inline}"
+    );
+    assert_eq!(inline["structuredContent"]["handle"], "d2");
+
+    // Bad calls are tool errors the model can read; the server goes on.
+    let bad = c.call(
+        "html_query",
+        json!({"handle": "d9", "ref": "e1", "kind": "text"}),
+    );
+    assert_eq!(bad["isError"], true);
+    assert!(text(&bad).contains("call html_snapshot again"), "{bad}");
+    let bad = c.call(
+        "html_query",
+        json!({"handle": "d1", "ref": "e999", "kind": "text"}),
+    );
+    assert_eq!(bad["isError"], true);
+    assert!(text(&bad).contains("e999"), "{bad}");
+    let bad = c.call("html_snapshot", json!({}));
+    assert_eq!(bad["isError"], true);
+    let bad = c.call("html_snapshot", json!({"html": "<p>", "max_chars": 1}));
+    assert_eq!(bad["isError"], true);
+    assert!(text(&bad).contains("max_chars"), "{bad}");
+    let unknown = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert!(
+        unknown["result"]["isError"] == true || unknown.get("error").is_some(),
+        "{unknown}"
+    );
+
+    // A line that is not JSON-RPC does not stop the server either.
+    writeln!(c.stdin.as_mut().unwrap(), "garbage{{").unwrap();
+    let again = c.call(
+        "html_query",
+        json!({"handle": "d2", "ref": "e2", "kind": "attrs"}),
+    );
+    assert!(text(&again).contains("\"href\""), "{again}");
+
+    // Closing stdin ends the server cleanly.
+    drop(c.stdin.take());
+    let status = c.child.wait().expect("wait");
+    assert!(status.success(), "{status}");
+}
