@@ -151,3 +151,29 @@ pub fn check_probe(data: &[u8]) {
     let result = agent_snapshot::probe::probe_line(&line);
     assert!(result.name.chars().count() <= 10_000);
 }
+
+/// Session compression over arbitrary JSONL: no panic, the line count and every unchanged
+/// line kept, and a second run over the output changes nothing.
+pub fn check_compress(data: &[u8]) {
+    use agent_snapshot::session::{compress_jsonl, CompressOptions};
+    let mut knobs = Knobs::new(data);
+    let options = CompressOptions {
+        min_len: knobs.up_to(4_000),
+        count_tokens: false,
+        batch_bytes: 1 + knobs.up_to(4_096),
+        render: knobs.render_options(),
+        ..CompressOptions::default()
+    };
+    let input = knobs.rest();
+    let mut once = Vec::new();
+    let report = compress_jsonl(input, &mut once, &options, &|_| {}).expect("writes to a Vec");
+    let lines = |b: &[u8]| b.split(|&c| c == b'\n').count();
+    assert_eq!(lines(input), lines(&once), "line count changed");
+    if report.stats.outputs_replaced == 0 {
+        assert_eq!(input, &once[..], "nothing replaced, yet the bytes changed");
+    }
+    let mut twice = Vec::new();
+    let again = compress_jsonl(&once[..], &mut twice, &options, &|_| {}).expect("writes to a Vec");
+    assert_eq!(again.stats.outputs_replaced, 0, "a second run replaced more");
+    assert_eq!(once, twice, "a second run changed the output");
+}
