@@ -45,6 +45,12 @@ enum Command {
     Schema(SchemaArgs),
     /// Serve the tools over MCP on standard input and output.
     Mcp(McpArgs),
+    /// Drive a real Chromium by refs: newline-delimited JSON requests on stdin, responses on
+    /// stdout (see docs/agent-protocol.md). Closing stdin shuts the browser down.
+    Agent(AgentArgs),
+    /// Internal: ends Chromium when the agent process dies without closing it.
+    #[command(hide = true)]
+    Guard,
 }
 
 #[derive(Args)]
@@ -222,6 +228,46 @@ struct McpArgs {
     /// Parsed documents kept for html_query, in megabytes of HTML (least recently used out).
     #[arg(long, value_name = "MB", default_value_t = 256)]
     cache_mb: usize,
+    /// Serve the live browser tools (web_snapshot, web_click…) instead, driving Chromium.
+    #[arg(long)]
+    live: bool,
+    #[command(flatten)]
+    browser: BrowserArgs,
+}
+
+#[derive(Args)]
+struct BrowserArgs {
+    /// Run Chromium without a window.
+    #[arg(long)]
+    headless: bool,
+    /// The Chromium executable to launch.
+    #[arg(long, value_name = "PATH", default_value = "/usr/bin/chromium")]
+    browser: PathBuf,
+    /// Profile directory (default: a fresh temporary one, removed at exit).
+    #[arg(long, value_name = "DIR")]
+    user_data_dir: Option<PathBuf>,
+    /// Attach to a running browser (started with --remote-debugging-port) instead of
+    /// launching one: a port, http://host:port or a ws:// URL.
+    #[arg(long, value_name = "URL|PORT")]
+    attach: Option<String>,
+}
+
+impl BrowserArgs {
+    fn options(&self) -> agent_snapshot::live::LaunchOptions {
+        agent_snapshot::live::LaunchOptions {
+            headless: self.headless,
+            browser: self.browser.clone(),
+            user_data_dir: self.user_data_dir.clone(),
+            attach: self.attach.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+#[derive(Args)]
+struct AgentArgs {
+    #[command(flatten)]
+    browser: BrowserArgs,
 }
 
 /// A failure, with the message the user sees.
@@ -256,6 +302,11 @@ pub fn run() -> i32 {
         Command::Compress(args) => compress(&args),
         Command::Schema(args) => schema(&args),
         Command::Mcp(args) => mcp(&args),
+        Command::Agent(args) => agent(&args),
+        Command::Guard => {
+            agent_snapshot::live::run_guard();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => 0,
@@ -372,10 +423,23 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 }
 
 fn mcp(args: &McpArgs) -> Result<(), CliError> {
-    use agent_snapshot::mcp::{OfflineTools, Server};
+    use agent_snapshot::mcp::{LiveTools, OfflineTools, Server};
+    let rt = runtime()?;
+    if args.live {
+        let tools = rt
+            .block_on(LiveTools::start(args.browser.options()))
+            .map_err(CliError::Usage)?;
+        return rt
+            .block_on(Server::new(tools).serve_stdio())
+            .map_err(CliError::Usage);
+    }
     let server = Server::new(OfflineTools::new(args.cache_mb.saturating_mul(1 << 20)));
+    rt.block_on(server.serve_stdio()).map_err(CliError::Usage)
+}
+
+fn agent(args: &AgentArgs) -> Result<(), CliError> {
     runtime()?
-        .block_on(server.serve_stdio())
+        .block_on(agent_snapshot::live::run_stdio(args.browser.options()))
         .map_err(CliError::Usage)
 }
 

@@ -256,6 +256,25 @@ pub fn press_key_js(key: &str) -> String {
     call(&format!("page.pressKey({})", js_literal(key)))
 }
 
+/// The expression that scrolls the element with `ref_` to the middle of the viewport and
+/// evaluates to `{x, y, covered}`: its centre in viewport pixels, and whether another element
+/// is on top there. An element that is gone, disabled or without a box evaluates to
+/// `{error: "ref_not_found" | "disabled" | "no_box"}`. The live agent clicks at that point
+/// with real input events; this runs outside the script so that it costs the script no bytes.
+pub fn center_js(ref_: &str) -> String {
+    format!(
+        "(() => {{ let el = document.querySelector('[data-agent-ref=\"' + CSS.escape({}) + '\"]'); \
+         if (!el) return JSON.stringify({{error: 'ref_not_found'}}); \
+         if (el.disabled || el.getAttribute('aria-disabled') === 'true') return JSON.stringify({{error: 'disabled'}}); \
+         el.scrollIntoView({{block: 'center', inline: 'center'}}); \
+         let r = el.getBoundingClientRect(); \
+         if (!(r.width > 0 && r.height > 0)) return JSON.stringify({{error: 'no_box'}}); \
+         let x = r.left + r.width / 2, y = r.top + r.height / 2, hit = document.elementFromPoint(x, y); \
+         return JSON.stringify({{x, y, covered: !!hit && hit !== el && !el.contains(hit) && !hit.contains(el)}}); }})()",
+        js_literal(ref_)
+    )
+}
+
 /// The expression that evaluates to the page URL, as a JSON string.
 pub fn get_url_js() -> String {
     call("page.getUrl()")
@@ -331,6 +350,16 @@ mod tests {
                 serde_json::json!(s)
             );
             assert_eq!(args(&press_key_js(&s), "pressKey")[0], serde_json::json!(s));
+            // center_js is built outside the script's call wrapper: check it on its own
+            // (no piece holds '+', so the first "+ '" ends the literal).
+            let c = center_js(&s);
+            for bad in ["</script", "\u{2028}", "\u{2029}", "<!--"] {
+                assert!(!c.contains(bad), "{bad:?} in {c}");
+            }
+            let start = c.find("CSS.escape(").expect("escape") + "CSS.escape(".len();
+            let end = c[start..].find(") + '").expect("end") + start;
+            let literal: serde_json::Value = serde_json::from_str(&c[start..end]).expect("JSON");
+            assert_eq!(literal, serde_json::json!(s));
         }
     }
 

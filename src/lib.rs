@@ -51,6 +51,8 @@ pub mod aria;
 pub mod document;
 pub mod error;
 pub mod js;
+#[cfg(feature = "live")]
+pub mod live;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod parse;

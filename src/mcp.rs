@@ -133,6 +133,95 @@ fn tool_error(message: String) -> CallToolResponse {
     CallToolResult::error(vec![ContentBlock::text(message)]).into()
 }
 
+/// The live tools (`web_*`), driving one browser tab through a [`crate::live::Session`].
+#[cfg(feature = "live")]
+pub struct LiveTools {
+    session: tokio::sync::Mutex<crate::live::Session>,
+}
+
+#[cfg(feature = "live")]
+impl LiveTools {
+    /// Launches (or attaches to) the browser.
+    pub async fn start(options: crate::live::LaunchOptions) -> Result<LiveTools, String> {
+        let session = crate::live::Session::start(options)
+            .await
+            .map_err(|e| e.message)?;
+        Ok(LiveTools {
+            session: tokio::sync::Mutex::new(session),
+        })
+    }
+}
+
+#[cfg(feature = "live")]
+impl Backend for LiveTools {
+    fn tool_set(&self) -> ToolSet {
+        ToolSet::Live
+    }
+
+    async fn call(&self, name: String, args: Map<String, Value>) -> Result<ToolReply, String> {
+        let spec = tools::find(&name).ok_or_else(|| format!("unknown tool {name:?}"))?;
+        check_args(spec, &args)?;
+        // Each web_* tool is one agent-protocol request.
+        let mut request = args.clone();
+        let (command, op) = match name.as_str() {
+            "web_snapshot" => ("look", None),
+            "web_get_text" => ("query", Some("text")),
+            "web_get_value" => ("query", Some("value")),
+            "web_click" => ("act", Some("click")),
+            "web_fill" => ("act", Some("fill")),
+            "web_select" => ("act", Some("select")),
+            "web_check" => ("act", Some("check")),
+            "web_uncheck" => ("act", Some("uncheck")),
+            "web_scroll" => ("act", Some("scroll")),
+            "web_press_key" => ("act", Some("press_key")),
+            _ => return Err(format!("{name} is not a live tool")),
+        };
+        match (command, op) {
+            ("query", Some(kind)) => {
+                request.insert("kind".into(), Value::from(kind));
+            }
+            (_, Some(op)) => {
+                request.insert("op".into(), Value::from(op));
+            }
+            _ => {}
+        }
+        // Strict-mode callers send null for what they leave out.
+        request.retain(|_, v| !v.is_null());
+        let mut session = self.session.lock().await;
+        let payload = session
+            .run(command, &request)
+            .await
+            .map_err(|e| format!("{}: {}", code_name(e.code), e.message))?;
+        let text = match command {
+            "look" => payload["snapshot"].as_str().unwrap_or_default().to_string(),
+            "query" => payload["value"].as_str().unwrap_or_default().to_string(),
+            _ => {
+                let hint = if payload["changed"] == true {
+                    "; the page changed: call web_snapshot before using refs again"
+                } else {
+                    ""
+                };
+                format!(
+                    "done: changed={} navigated={} url={}{hint}",
+                    payload["changed"], payload["navigated"], payload["url"]
+                )
+            }
+        };
+        Ok(ToolReply {
+            text,
+            structured: Some(payload),
+        })
+    }
+}
+
+#[cfg(feature = "live")]
+fn code_name(code: crate::live::Code) -> String {
+    serde_json::to_value(code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// One call for the offline worker.
 struct Job {
     name: String,

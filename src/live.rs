@@ -1,0 +1,1214 @@
+//! The live agent: drives a real Chromium by refs over a newline-delimited JSON protocol.
+//!
+//! It sits on the other stages: `agent-browser.js` ([`crate::js`]) walks the live page and
+//! returns the node tree, the shared renderer ([`crate::render`]) turns it into the snapshot
+//! text, and real input events (CDP `Input.dispatchMouseEvent`, `Input.dispatchKeyEvent`,
+//! `Input.insertText`) act on it. The protocol is in `docs/agent-protocol.md`.
+//!
+//! Refs come from the latest `look`. Each look stamps the document with a fresh token; an
+//! action first checks that the page still holds that token (no navigation since) and that
+//! the script still finds the element, so an action never silently succeeds on a stale ref.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
+    InsertTextParams, MouseButton,
+};
+use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
+use chromiumoxide::page::ScreenshotParams;
+use chromiumoxide::Page;
+use futures::StreamExt;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::js::{self, JsSnapshotOptions};
+use crate::{render, NodeTree, RenderOptions, TreeNode};
+
+/// The error codes of the protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Code {
+    /// The ref is from an older look, or its element left the page: call `look` again.
+    StaleRef,
+    /// The request is malformed or misses an argument.
+    InvalidArgs,
+    /// The browser refused or could not do the action.
+    ActionFailed,
+    /// A wait or a navigation took longer than its limit.
+    Timeout,
+    /// `eval` threw, or did not return a JSON value.
+    EvalFailed,
+    /// The page could not be loaded.
+    NavigationFailed,
+    /// No such ref in the latest look, or no such command.
+    NotFound,
+}
+
+/// A failed request: a code and a message that tells the model what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentError {
+    pub code: Code,
+    pub message: String,
+}
+
+impl AgentError {
+    fn new(code: Code, message: impl Into<String>) -> AgentError {
+        AgentError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn stale(ref_: &str) -> AgentError {
+        AgentError::new(
+            Code::StaleRef,
+            format!(
+                "{ref_} is stale: the page changed since the last look; call look again and \
+                 use the new refs"
+            ),
+        )
+    }
+}
+
+impl std::fmt::Display for AgentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+type Result<T> = std::result::Result<T, AgentError>;
+
+/// How to get a browser.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// Launch without a window.
+    pub headless: bool,
+    /// The Chromium to launch.
+    pub browser: PathBuf,
+    /// Profile directory; a fresh temporary one (removed at exit) when `None`.
+    pub user_data_dir: Option<PathBuf>,
+    /// Attach to a running browser instead: a DevTools port, an `http://host:port` address or
+    /// a `ws://` URL.
+    pub attach: Option<String>,
+    /// Cap on waiting for the page to settle after an action.
+    pub settle_cap: Duration,
+    /// How long the DOM must be quiet to count as settled.
+    pub quiet: Duration,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            headless: true,
+            browser: PathBuf::from("/usr/bin/chromium"),
+            user_data_dir: None,
+            attach: None,
+            settle_cap: Duration::from_secs(5),
+            quiet: Duration::from_millis(250),
+        }
+    }
+}
+
+/// Operations each role allows, as `look` reports them. Roles not listed allow `click` (a
+/// ref on them came from `onclick`, `tabindex` or `cursor:pointer`).
+fn actions_for(role: &str) -> &'static [&'static str] {
+    match role {
+        "button" | "link" | "menuitem" | "tab" | "treeitem" | "option" | "switch" => {
+            &["click", "hover", "focus"]
+        }
+        "textbox" | "searchbox" => &["fill", "clear", "focus", "press_key"],
+        "checkbox" | "menuitemcheckbox" => &["click", "check", "uncheck", "focus"],
+        "radio" | "menuitemradio" => &["click", "check", "focus"],
+        "combobox" | "listbox" => &["select", "click", "focus"],
+        "slider" | "spinbutton" => &["fill", "focus", "press_key"],
+        _ => &["click", "hover", "scroll"],
+    }
+}
+
+/// One browser tab driven by refs.
+pub struct Session {
+    browser: Browser,
+    handler: tokio::task::JoinHandle<()>,
+    page: Page,
+    options: LaunchOptions,
+    /// Refs of the latest look, with their roles.
+    refs: HashMap<String, String>,
+    /// The token the latest look left on its document; `None` before the first look.
+    look_token: Option<String>,
+    looks: u64,
+    /// Keeps the temporary profile until the session ends.
+    _profile: Option<tempfile::TempDir>,
+    /// The process that ends Chromium if this one dies first (launch mode).
+    guard: Option<std::process::Child>,
+    attached: bool,
+}
+
+/// The JS that installs the mutation counter (once per document) and reads the page state:
+/// `{token, ready, quietMs, mutations, url}`.
+const STATE_JS: &str = "(() => { let w = window; if (!w.__agentWatch) { w.__agentWatch = {n: 0, t: performance.now()}; \
+new MutationObserver(() => { w.__agentWatch.n++; w.__agentWatch.t = performance.now(); })\
+.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); } \
+return JSON.stringify({token: w.__agentLook || null, ready: document.readyState, \
+quietMs: performance.now() - w.__agentWatch.t, mutations: w.__agentWatch.n, url: location.href}); })()";
+
+#[derive(serde::Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+struct PageState {
+    token: Option<String>,
+    ready: String,
+    quiet_ms: f64,
+    mutations: u64,
+    url: String,
+}
+
+impl Session {
+    /// Launches Chromium (or attaches to one) and opens a tab.
+    pub async fn start(options: LaunchOptions) -> Result<Session> {
+        let launch_err = |e: String| AgentError::new(Code::ActionFailed, e);
+        let (mut browser, mut handler, profile, attached) = match &options.attach {
+            Some(target) => {
+                let url = match target.parse::<u16>() {
+                    Ok(port) => format!("http://127.0.0.1:{port}"),
+                    Err(_) => target.clone(),
+                };
+                let (browser, handler) = Browser::connect(url.clone()).await.map_err(|e| {
+                    launch_err(format!(
+                        "cannot attach to {url}: {e} (start the browser with \
+                         --remote-debugging-port=PORT)"
+                    ))
+                })?;
+                (browser, handler, None, true)
+            }
+            None => {
+                if !options.browser.exists() {
+                    return Err(launch_err(format!(
+                        "no browser at {} (install Debian's chromium, or pass --browser PATH)",
+                        options.browser.display()
+                    )));
+                }
+                let (dir, profile) = match &options.user_data_dir {
+                    Some(dir) => (dir.clone(), None),
+                    None => {
+                        let tmp = tempfile::Builder::new()
+                            .prefix("agent-snapshot-profile-")
+                            .tempdir()
+                            .map_err(|e| launch_err(format!("cannot make a profile dir: {e}")))?;
+                        (tmp.path().to_path_buf(), Some(tmp))
+                    }
+                };
+                let mut config = BrowserConfig::builder()
+                    .chrome_executable(&options.browser)
+                    .user_data_dir(&dir)
+                    .args([
+                        "--disable-gpu",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                    ])
+                    .request_timeout(Duration::from_secs(30));
+                if !options.headless {
+                    config = config.with_head();
+                }
+                if running_as_root() {
+                    config = config.no_sandbox();
+                }
+                let config = config.build().map_err(launch_err)?;
+                let (browser, handler) = Browser::launch(config)
+                    .await
+                    .map_err(|e| launch_err(format!("cannot launch Chromium: {e}")))?;
+                (browser, handler, profile, false)
+            }
+        };
+        let guard = if attached {
+            None
+        } else {
+            let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
+            let dir = options
+                .user_data_dir
+                .clone()
+                .or_else(|| profile.as_ref().map(|p| p.path().to_path_buf()));
+            spawn_guard(pid, dir.as_deref(), profile.is_some())
+        };
+        let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
+        let page = match browser.new_page("about:blank").await {
+            Ok(page) => page,
+            Err(e) => {
+                let _ = browser.close().await;
+                return Err(launch_err(format!("cannot open a tab: {e}")));
+            }
+        };
+        Ok(Session {
+            browser,
+            handler,
+            page,
+            options,
+            refs: HashMap::new(),
+            look_token: None,
+            looks: 0,
+            _profile: profile,
+            guard,
+            attached,
+        })
+    }
+
+    /// The `ready` line's payload.
+    pub async fn ready_payload(&self) -> Value {
+        let version = self.browser.version().await.ok().map(|v| v.product);
+        json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "schemaVersion": crate::tree::SCHEMA_VERSION,
+            "browser": version,
+            "mode": if self.attached { "attach" } else { "launch" },
+            "commands": ["look", "act", "go", "back", "wait", "query", "eval", "screenshot"],
+        })
+    }
+
+    /// Closes the browser (launch mode) or just the tab (attach mode).
+    pub async fn close(mut self) {
+        if self.attached {
+            let _ = self.page.close().await;
+        } else {
+            let _ = self.browser.close().await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+            let _ = self.browser.kill().await;
+        }
+        self.handler.abort();
+        if let Some(mut guard) = self.guard.take() {
+            // Closing its stdin tells the guard we ended cleanly; it checks and exits.
+            drop(guard.stdin.take());
+            let _ = guard.wait();
+        }
+    }
+
+    /// Runs one request line and returns the response line's object.
+    pub async fn handle_line(&mut self, line: &str) -> Value {
+        let request: Value = match serde_json::from_str(line) {
+            Ok(Value::Object(map)) => Value::Object(map),
+            Ok(_) => {
+                return response(
+                    Value::Null,
+                    Err(AgentError::new(
+                        Code::InvalidArgs,
+                        "a request is one JSON object: {\"id\": 1, \"command\": \"look\"}",
+                    )),
+                )
+            }
+            Err(e) => {
+                return response(
+                    Value::Null,
+                    Err(AgentError::new(
+                        Code::InvalidArgs,
+                        format!("malformed JSON ({e}); send one JSON object per line"),
+                    )),
+                )
+            }
+        };
+        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        let args = request.as_object().cloned().unwrap_or_default();
+        let result = match args.get("command").and_then(Value::as_str) {
+            Some(command) => self.run(command, &args).await,
+            None => Err(AgentError::new(
+                Code::InvalidArgs,
+                "missing \"command\": look, act, go, back, wait, query, eval or screenshot",
+            )),
+        };
+        response(id, result)
+    }
+
+    /// Runs one command with its arguments (the request object without `id`).
+    pub async fn run(&mut self, command: &str, args: &Map<String, Value>) -> Result<Value> {
+        match command {
+            "look" => self.look(args).await,
+            "act" => self.act(args).await,
+            "go" => self.go(args).await,
+            "back" => self.back().await,
+            "wait" => self.wait(args).await,
+            "query" => self.query(args).await,
+            "eval" => self.eval(args).await,
+            "screenshot" => self.screenshot(args).await,
+            other => Err(AgentError::new(
+                Code::NotFound,
+                format!(
+                    "unknown command {other:?}: use look, act, go, back, wait, query, eval or \
+                     screenshot"
+                ),
+            )),
+        }
+    }
+
+    /// Evaluates `expr`, which must return a JSON string, and returns that string.
+    async fn eval_json(&self, expr: &str) -> Result<String> {
+        let eval = self.page.evaluate(expr);
+        match tokio::time::timeout(Duration::from_secs(30), eval).await {
+            Err(_) => Err(AgentError::new(
+                Code::Timeout,
+                "the page did not answer in 30 s",
+            )),
+            Ok(Err(e)) => Err(AgentError::new(Code::ActionFailed, e.to_string())),
+            Ok(Ok(r)) => r
+                .into_value::<String>()
+                .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string())),
+        }
+    }
+
+    async fn state(&self) -> Option<PageState> {
+        let json = self.eval_json(STATE_JS).await.ok()?;
+        serde_json::from_str(&json).ok()
+    }
+
+    /// Injects agent-browser.js unless this document already has it.
+    async fn ensure_script(&self) -> Result<()> {
+        let has = self
+            .page
+            .evaluate("typeof window.__agentBrowser === 'object'")
+            .await
+            .ok()
+            .and_then(|r| r.into_value::<bool>().ok())
+            .unwrap_or(false);
+        if !has {
+            self.page.evaluate(js::script()).await.map_err(|e| {
+                AgentError::new(Code::ActionFailed, format!("cannot inject the script: {e}"))
+            })?;
+        }
+        Ok(())
+    }
+
+    async fn url_title(&self) -> (String, String) {
+        let url = self.page.url().await.ok().flatten().unwrap_or_default();
+        let title = self
+            .page
+            .get_title()
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        (url, title)
+    }
+
+    async fn look(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(
+            args,
+            &[
+                "scope",
+                "interactive_only",
+                "viewport_only",
+                "max_chars",
+                "max_nodes",
+                "max_depth",
+                "max_siblings",
+            ],
+        )?;
+        let render_options = crate::tools::budgets_from_args(args, RenderOptions::default())
+            .map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        let options = JsSnapshotOptions {
+            scope: opt_str(args, "scope")?.map(str::to_string),
+            interactive_only: opt_bool(args, "interactive_only")?.unwrap_or(false),
+            ..JsSnapshotOptions::default()
+        };
+        self.ensure_script().await?;
+        let json = self.eval_json(&js::snapshot_js(&options)).await?;
+        let mut tree = NodeTree::from_json(&json)
+            .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
+        if opt_bool(args, "viewport_only")?.unwrap_or(false) {
+            let visible = self.eval_json(VISIBLE_REFS_JS).await?;
+            let visible: Vec<String> = serde_json::from_str(&visible).unwrap_or_default();
+            keep_refs(&mut tree.tree, &visible);
+        }
+        let snap = render(&tree, &render_options);
+        // Stamp the document: an action checks the stamp to tell a stale ref from a live one.
+        self.looks += 1;
+        let token = format!("look-{}-{}", std::process::id(), self.looks);
+        self.page
+            .evaluate(format!("window.__agentLook = {}", js::js_literal(&token)))
+            .await
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        self.look_token = Some(token);
+        // Every ref of the tree can be acted on, also those the budget left out of the text;
+        // the payload lists the ones the text shows.
+        self.refs.clear();
+        let mut stack = vec![&tree.tree];
+        while let Some(node) = stack.pop() {
+            if let Some(r) = &node.ref_ {
+                let role = node.role.as_deref().unwrap_or_default().to_string();
+                self.refs.insert(r.clone(), role);
+            }
+            stack.extend(node.children.iter());
+        }
+        let mut refs = Map::new();
+        let mut actions = Map::new();
+        for node in snap.refs.iter() {
+            let role = node.role.as_deref().unwrap_or_default();
+            actions.insert(node.ref_.clone(), json!(actions_for(role)));
+            refs.insert(node.ref_.clone(), json!({"role": role, "name": node.name}));
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({
+            "url": url,
+            "title": title,
+            "snapshot": snap.text,
+            "refs": refs,
+            "actions": actions,
+        }))
+    }
+
+    /// The ref of an `act`/`query`, checked against the latest look.
+    async fn live_ref(&self, args: &Map<String, Value>) -> Result<String> {
+        let ref_ = opt_str(args, "ref")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "\"ref\" is required (e.g. \"e5\")"))?
+            .to_string();
+        let Some(token) = &self.look_token else {
+            if self.looks > 0 {
+                return Err(AgentError::stale(&ref_));
+            }
+            return Err(AgentError::new(
+                Code::StaleRef,
+                format!("no look yet: call look first, then use its refs (not {ref_})"),
+            ));
+        };
+        if !self.refs.contains_key(&ref_) {
+            return Err(AgentError::new(
+                Code::NotFound,
+                format!(
+                    "the last look has no ref {ref_} (it has {} refs); call look and pick one \
+                     it shows",
+                    self.refs.len()
+                ),
+            ));
+        }
+        let state = self.state().await;
+        if state.and_then(|s| s.token).as_deref() != Some(token.as_str()) {
+            return Err(AgentError::stale(&ref_));
+        }
+        Ok(ref_)
+    }
+
+    async fn act(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(
+            args,
+            &["ref", "op", "value", "values", "key", "direction", "amount"],
+        )?;
+        let op = opt_str(args, "op")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "\"op\" is required"))?
+            .to_string();
+        // Page-level operations need no ref.
+        let needs_ref = !matches!(op.as_str(), "press_key" | "scroll") || args.contains_key("ref");
+        let ref_ = if needs_ref {
+            Some(self.live_ref(args).await?)
+        } else {
+            None
+        };
+        let before = self.state().await;
+        self.perform(&op, ref_.as_deref(), args).await?;
+        let settled = self.settle(before.as_ref()).await;
+        if settled.navigated {
+            // Even a page restored from the back/forward cache is another visit: look again.
+            self.look_token = None;
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({
+            "changed": settled.changed,
+            "navigated": settled.navigated,
+            "url": url,
+            "title": title,
+        }))
+    }
+
+    async fn perform(&self, op: &str, ref_: Option<&str>, args: &Map<String, Value>) -> Result<()> {
+        let ref_ = ref_.unwrap_or_default();
+        match op {
+            "click" => self.click(ref_).await,
+            "fill" => {
+                let value = opt_str(args, "value")?
+                    .ok_or_else(|| AgentError::new(Code::InvalidArgs, "fill needs \"value\""))?;
+                self.script_action(ref_, "fill", json!({ "value": value }))
+                    .await
+            }
+            "select" => {
+                let values = match (args.get("values"), args.get("value")) {
+                    (Some(Value::Array(v)), _) => Value::Array(v.clone()),
+                    (_, Some(Value::String(s))) => json!([s]),
+                    _ => {
+                        return Err(AgentError::new(
+                            Code::InvalidArgs,
+                            "select needs \"value\" (a string) or \"values\" (strings)",
+                        ))
+                    }
+                };
+                self.script_action(ref_, "select", json!({ "values": values }))
+                    .await
+            }
+            "check" | "uncheck" | "hover" | "focus" | "clear" => {
+                self.script_action(ref_, op, json!({})).await
+            }
+            "scroll" if !ref_.is_empty() => {
+                self.script_action(ref_, "scroll_into_view", json!({}))
+                    .await
+            }
+            "scroll" => {
+                let direction = opt_str(args, "direction")?
+                    .unwrap_or("down")
+                    .parse::<js::Direction>()
+                    .map_err(|e| AgentError::new(Code::InvalidArgs, e.to_string()))?;
+                let amount = args.get("amount").and_then(Value::as_i64).unwrap_or(600);
+                self.ensure_script().await?;
+                self.eval_json(&js::scroll_js(direction, amount))
+                    .await
+                    .map(drop)
+            }
+            "press_key" => {
+                if !ref_.is_empty() {
+                    self.script_action(ref_, "focus", json!({})).await?;
+                }
+                let key = opt_str(args, "key")?
+                    .or(opt_str(args, "value")?)
+                    .ok_or_else(|| AgentError::new(Code::InvalidArgs, "press_key needs \"key\""))?;
+                self.press_key(key).await
+            }
+            other => Err(AgentError::new(
+                Code::InvalidArgs,
+                format!(
+                    "unknown op {other:?}: click, fill, select, check, uncheck, hover, focus, \
+                     clear, press_key or scroll"
+                ),
+            )),
+        }
+    }
+
+    /// A real mouse click at the element's centre; the script's click when it has no box.
+    async fn click(&self, ref_: &str) -> Result<()> {
+        let json = self.eval_json(&js::center_js(ref_)).await?;
+        let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        match center.get("error").and_then(Value::as_str) {
+            Some("ref_not_found") => return Err(AgentError::stale(ref_)),
+            Some("disabled") => {
+                return Err(AgentError::new(
+                    Code::ActionFailed,
+                    format!("{ref_} is disabled"),
+                ))
+            }
+            Some(_) => return self.script_action(ref_, "click", json!({})).await,
+            None => {}
+        }
+        let (Some(x), Some(y)) = (center["x"].as_f64(), center["y"].as_f64()) else {
+            return self.script_action(ref_, "click", json!({})).await;
+        };
+        for kind in [
+            DispatchMouseEventType::MouseMoved,
+            DispatchMouseEventType::MousePressed,
+            DispatchMouseEventType::MouseReleased,
+        ] {
+            let mut event = DispatchMouseEventParams::builder()
+                .r#type(kind.clone())
+                .x(x)
+                .y(y);
+            if kind != DispatchMouseEventType::MouseMoved {
+                event = event.button(MouseButton::Left).click_count(1);
+            }
+            let event = event
+                .build()
+                .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
+            self.page
+                .execute(event)
+                .await
+                .map_err(|e| AgentError::new(Code::ActionFailed, format!("click failed: {e}")))?;
+        }
+        Ok(())
+    }
+
+    async fn press_key(&self, key: &str) -> Result<()> {
+        let Some(def) = chromiumoxide::keys::get_key_definition(key) else {
+            // Not a named key: type it as text.
+            return self
+                .page
+                .execute(InsertTextParams::new(key))
+                .await
+                .map(drop)
+                .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()));
+        };
+        // As Puppeteer does: a key with text is a keyDown carrying it, others a rawKeyDown.
+        let text = def
+            .text
+            .or((def.key.chars().count() == 1).then_some(def.key));
+        let down = if text.is_some() {
+            DispatchKeyEventType::KeyDown
+        } else {
+            DispatchKeyEventType::RawKeyDown
+        };
+        for kind in [down, DispatchKeyEventType::KeyUp] {
+            let mut event = DispatchKeyEventParams::builder()
+                .r#type(kind.clone())
+                .key(def.key)
+                .code(def.code)
+                .windows_virtual_key_code(def.key_code)
+                .native_virtual_key_code(def.key_code);
+            if let (Some(text), false) = (text, kind == DispatchKeyEventType::KeyUp) {
+                event = event.text(text);
+            }
+            let event = event
+                .build()
+                .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
+            self.page
+                .execute(event)
+                .await
+                .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    async fn script_action(&self, ref_: &str, action: &str, params: Value) -> Result<()> {
+        self.ensure_script().await?;
+        let json = self
+            .eval_json(&js::action_js(ref_, action, &params))
+            .await?;
+        let result = js::parse_action_result(&json)
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        if result.success {
+            return Ok(());
+        }
+        let error = result.error.unwrap_or_default();
+        Err(match error.as_str() {
+            "ref_not_found" | "not_injected" => AgentError::stale(ref_),
+            _ => AgentError::new(
+                Code::ActionFailed,
+                format!("{action} on {ref_} failed: {error}"),
+            ),
+        })
+    }
+
+    /// Waits after an action: for the load when it navigated, otherwise until the DOM has
+    /// been quiet for [`LaunchOptions::quiet`]; never longer than the cap.
+    async fn settle(&self, before: Option<&PageState>) -> Settled {
+        let start = Instant::now();
+        let mut navigated = false;
+        let mut changed = false;
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let state = self.state().await;
+            match (&state, before) {
+                // The context is being replaced: a navigation is under way.
+                (None, _) => navigated = true,
+                (Some(now), Some(b)) => {
+                    if now.token != b.token || now.url != b.url {
+                        navigated = true;
+                    }
+                    if now.mutations != b.mutations {
+                        changed = true;
+                    }
+                }
+                (Some(_), None) => {}
+            }
+            if let Some(now) = &state {
+                let loaded = now.ready == "complete";
+                let quiet = now.quiet_ms >= self.options.quiet.as_millis() as f64;
+                if loaded && quiet && start.elapsed() >= Duration::from_millis(100) {
+                    break;
+                }
+            }
+            if start.elapsed() >= self.options.settle_cap {
+                break;
+            }
+        }
+        Settled {
+            changed: changed || navigated,
+            navigated,
+        }
+    }
+
+    async fn go(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["url"])?;
+        let url = opt_str(args, "url")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "go needs \"url\""))?;
+        let nav = self.page.goto(url);
+        match tokio::time::timeout(Duration::from_secs(30), nav).await {
+            Err(_) => {
+                return Err(AgentError::new(
+                    Code::Timeout,
+                    format!("{url} did not load in 30 s"),
+                ))
+            }
+            Ok(Err(e)) => {
+                return Err(AgentError::new(
+                    Code::NavigationFailed,
+                    format!("cannot load {url}: {e}"),
+                ))
+            }
+            Ok(Ok(_)) => {}
+        }
+        self.look_token = None;
+        self.settle(None).await;
+        let (url, title) = self.url_title().await;
+        Ok(json!({"url": url, "title": title, "navigated": true}))
+    }
+
+    async fn back(&mut self) -> Result<Value> {
+        let before = self.state().await;
+        self.page
+            .evaluate("history.back()")
+            .await
+            .map_err(|e| AgentError::new(Code::NavigationFailed, e.to_string()))?;
+        let settled = self.settle(before.as_ref()).await;
+        if settled.navigated {
+            self.look_token = None;
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({"url": url, "title": title, "navigated": settled.navigated}))
+    }
+
+    async fn wait(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["ref", "text", "js", "timeout_ms"])?;
+        let timeout = Duration::from_millis(
+            args.get("timeout_ms")
+                .and_then(Value::as_u64)
+                .unwrap_or(5_000)
+                .min(120_000),
+        );
+        let condition = match (
+            opt_str(args, "ref")?,
+            opt_str(args, "text")?,
+            opt_str(args, "js")?,
+        ) {
+            (Some(r), None, None) => format!(
+                "!!document.querySelector('[data-agent-ref=\"' + CSS.escape({}) + '\"]')",
+                js::js_literal(r)
+            ),
+            (None, Some(t), None) => format!(
+                "!!document.body && document.body.innerText.includes({})",
+                js::js_literal(t)
+            ),
+            (None, None, Some(code)) => format!("!!({code})"),
+            _ => {
+                return Err(AgentError::new(
+                    Code::InvalidArgs,
+                    "wait needs exactly one of \"ref\", \"text\" and \"js\"",
+                ))
+            }
+        };
+        let start = Instant::now();
+        loop {
+            let ok = self
+                .page
+                .evaluate(condition.as_str())
+                .await
+                .ok()
+                .and_then(|r| r.into_value::<bool>().ok())
+                .unwrap_or(false);
+            if ok {
+                return Ok(json!({"waited_ms": start.elapsed().as_millis() as u64}));
+            }
+            if start.elapsed() >= timeout {
+                return Err(AgentError::new(
+                    Code::Timeout,
+                    format!(
+                        "the condition was still false after {} ms",
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn query(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["ref", "kind", "limit"])?;
+        let ref_ = self.live_ref(args).await?;
+        let kind = opt_str(args, "kind")?.unwrap_or("text");
+        if !matches!(
+            kind,
+            "text" | "html" | "value" | "attrs" | "computed_styles"
+        ) {
+            return Err(AgentError::new(
+                Code::InvalidArgs,
+                format!("kind {kind:?}: use text, html, value, attrs or computed_styles"),
+            ));
+        }
+        let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(4_000) as usize;
+        self.ensure_script().await?;
+        let json = self.eval_json(&js::query_js(&ref_, kind, limit)).await?;
+        let result = js::parse_query_result(&json)
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        match result.error.as_deref() {
+            Some("ref_not_found") | Some("not_injected") => Err(AgentError::stale(&ref_)),
+            Some(e) => Err(AgentError::new(Code::ActionFailed, e.to_string())),
+            None => Ok(json!({"ref": ref_, "kind": kind, "value": result.value,
+                              "truncated": result.truncated})),
+        }
+    }
+
+    async fn eval(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["js"])?;
+        let code = opt_str(args, "js")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "eval needs \"js\""))?;
+        match self.page.evaluate(code).await {
+            Ok(r) => Ok(json!({"value": r.value().cloned().unwrap_or(Value::Null)})),
+            Err(e) => Err(AgentError::new(Code::EvalFailed, e.to_string())),
+        }
+    }
+
+    async fn screenshot(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["path"])?;
+        let params = ScreenshotParams::builder()
+            .format(CaptureScreenshotFormat::Png)
+            .build();
+        let png =
+            self.page.screenshot(params).await.map_err(|e| {
+                AgentError::new(Code::ActionFailed, format!("screenshot failed: {e}"))
+            })?;
+        match opt_str(args, "path")? {
+            Some(path) => {
+                write_atomic(Path::new(path), &png)
+                    .map_err(|e| AgentError::new(Code::ActionFailed, format!("{path}: {e}")))?;
+                Ok(json!({"path": path, "bytes": png.len()}))
+            }
+            None => Ok(json!({
+                "format": "png",
+                "base64": base64::engine::general_purpose::STANDARD.encode(&png),
+            })),
+        }
+    }
+}
+
+struct Settled {
+    changed: bool,
+    navigated: bool,
+}
+
+/// Refs of elements that intersect the viewport, as a JSON array.
+const VISIBLE_REFS_JS: &str = "JSON.stringify([...document.querySelectorAll('[data-agent-ref]')]\
+.filter(el => { let r = el.getBoundingClientRect(); return r.bottom > 0 && r.right > 0 && \
+r.top < innerHeight && r.left < innerWidth && r.width > 0 && r.height > 0; })\
+.map(el => el.getAttribute('data-agent-ref')))";
+
+/// Keeps the nodes whose ref is in `keep`, and the ancestors of kept nodes; drops the rest.
+/// Iterative post-order, so depth costs no stack.
+fn keep_refs(root: &mut TreeNode, keep: &[String]) {
+    let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
+    // Post-order: process children before their parent via an explicit stack of raw paths.
+    let mut order: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut i = 0;
+    while i < order.len() {
+        let path = order[i].clone();
+        if let Some(node) = node_at(root, &path) {
+            for c in 0..node.children.len() {
+                let mut p = path.clone();
+                p.push(c);
+                order.push(p);
+            }
+        }
+        i += 1;
+    }
+    for path in order.iter().rev() {
+        let Some(node) = node_at_mut(root, path) else {
+            continue;
+        };
+        node.children.retain(|child| {
+            child.ref_.as_deref().is_some_and(|r| keep.contains(r)) || !child.children.is_empty()
+        });
+    }
+}
+
+fn node_at<'a>(root: &'a TreeNode, path: &[usize]) -> Option<&'a TreeNode> {
+    path.iter().try_fold(root, |n, &i| n.children.get(i))
+}
+
+fn node_at_mut<'a>(root: &'a mut TreeNode, path: &[usize]) -> Option<&'a mut TreeNode> {
+    path.iter().try_fold(root, |n, &i| n.children.get_mut(i))
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(path).map(drop).map_err(|e| e.error)
+}
+
+fn response(id: Value, result: Result<Value>) -> Value {
+    match result {
+        Ok(payload) => json!({"id": id, "command": "result", "payload": payload}),
+        Err(e) => json!({"id": id, "command": "error",
+                         "payload": {"message": e.message, "code": e.code}}),
+    }
+}
+
+fn check_keys(args: &Map<String, Value>, allowed: &[&str]) -> Result<()> {
+    for key in args.keys() {
+        if key != "id" && key != "command" && !allowed.contains(&key.as_str()) {
+            return Err(AgentError::new(
+                Code::InvalidArgs,
+                format!(
+                    "unknown argument {key:?} (this command takes {})",
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn opt_str<'a>(args: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(v) => Err(AgentError::new(
+            Code::InvalidArgs,
+            format!("{key} must be a string, not {v}"),
+        )),
+    }
+}
+
+fn opt_bool(args: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(v) => Err(AgentError::new(
+            Code::InvalidArgs,
+            format!("{key} must be true or false, not {v}"),
+        )),
+    }
+}
+
+fn running_as_root() -> bool {
+    // Chromium refuses to run as root with its sandbox on; /proc tells the effective uid
+    // without unsafe code.
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(2).map(|uid| uid == "0"))
+        })
+        .unwrap_or(false)
+}
+
+/// Starts `agent-snapshot guard`: a process that holds a pipe from this one and, when the
+/// pipe closes without a clean shutdown (this process killed or crashed), kills Chromium and
+/// its descendants and removes the temporary profile.
+fn spawn_guard(
+    pid: Option<u32>,
+    profile: Option<&Path>,
+    remove_profile: bool,
+) -> Option<std::process::Child> {
+    use std::io::Write;
+    let exe = std::env::current_exe().ok()?;
+    let mut child = std::process::Command::new(exe)
+        .arg("guard")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let stdin = child.stdin.as_mut()?;
+    let mut lines = String::new();
+    if let Some(pid) = pid {
+        lines.push_str(&format!("pid {pid}\n"));
+    }
+    if let Some(dir) = profile {
+        // Chromium's helpers (zygotes, crashpad) name the profile on their command lines,
+        // also those that were re-parented away from the browser process.
+        lines.push_str(&format!("match {}\n", dir.display()));
+        if remove_profile {
+            lines.push_str(&format!("rmdir {}\n", dir.display()));
+        }
+    }
+    stdin.write_all(lines.as_bytes()).ok()?;
+    stdin.flush().ok()?;
+    Some(child)
+}
+
+/// The guard's side (the hidden `agent-snapshot guard` command): reads `pid N`, `match TEXT`
+/// and `rmdir PATH` lines until its stdin closes, then kills what still runs (the pids, their
+/// descendants, and processes whose command line holds a `match` text) and removes the
+/// dirs. After a clean shutdown Chromium has already exited, so there is little left to do.
+pub fn run_guard() {
+    use std::io::BufRead;
+    let mut pids = Vec::new();
+    let mut matches = Vec::new();
+    let mut dirs = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if let Some(pid) = line
+            .strip_prefix("pid ")
+            .and_then(|p| p.trim().parse::<u32>().ok())
+        {
+            pids.push(pid);
+        } else if let Some(text) = line.strip_prefix("match ") {
+            matches.push(text.to_string());
+        } else if let Some(dir) = line.strip_prefix("rmdir ") {
+            dirs.push(PathBuf::from(dir));
+        }
+    }
+    // Twice: a helper may be starting while the first round kills its parent.
+    for _ in 0..2 {
+        kill_all(&descendants(&pids, &matches));
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    for dir in dirs {
+        // Chromium may still be writing as it dies; a second try catches late files.
+        for _ in 0..3 {
+            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+fn kill_all(victims: &[u32]) {
+    if !victims.is_empty() {
+        // std can only signal its own children; kill(1) signals any pid.
+        let _ = std::process::Command::new("kill")
+            .arg("-KILL")
+            .args(victims.iter().map(u32::to_string))
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+}
+
+/// `roots` that still run, processes whose command line holds one of `matches`, and all
+/// their descendants, from `/proc`.
+fn descendants(roots: &[u32], matches: &[String]) -> Vec<u32> {
+    // Never this guard, nor the agent that started it (its command line names the profile
+    // too when the user gave one).
+    let spare = [std::process::id(), std::os::unix::process::parent_id()];
+    let mut roots = roots.to_vec();
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut alive = std::collections::HashSet::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // The command name is in parentheses and may hold spaces: fields follow the last ')'.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+                continue;
+            };
+            let mut fields = rest.split_whitespace();
+            let state = fields.next();
+            if state == Some("Z") {
+                continue;
+            }
+            if let Some(ppid) = fields.next().and_then(|p| p.parse::<u32>().ok()) {
+                children.entry(ppid).or_default().push(pid);
+            }
+            alive.insert(pid);
+            if !spare.contains(&pid) && !matches.is_empty() {
+                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                let cmdline = String::from_utf8_lossy(&cmdline);
+                if matches.iter().any(|m| cmdline.contains(m.as_str())) {
+                    roots.push(pid);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<u32> = roots.into_iter().filter(|p| alive.contains(p)).collect();
+    while let Some(pid) = stack.pop() {
+        if out.contains(&pid) {
+            continue;
+        }
+        out.push(pid);
+        if let Some(kids) = children.get(&pid) {
+            stack.extend(kids);
+        }
+    }
+    out
+}
+
+/// Runs the protocol on stdin/stdout until stdin closes: a `ready` line, then one response
+/// per request line. Logs go to stderr.
+pub async fn run_stdio(options: LaunchOptions) -> std::result::Result<(), String> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut session = Session::start(options).await.map_err(|e| e.message)?;
+    let mut out = tokio::io::stdout();
+    let ready = json!({"command": "ready", "payload": session.ready_payload().await});
+    let write = |v: &Value| format!("{v}\n");
+    let mut result = out.write_all(write(&ready).as_bytes()).await;
+    if result.is_ok() {
+        result = out.flush().await;
+    }
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    while result.is_ok() {
+        let line = match lines.next_line().await {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                // Not UTF-8: answer and go on; the next line may be fine.
+                let err = AgentError::new(Code::InvalidArgs, format!("unreadable line: {e}"));
+                result = out
+                    .write_all(write(&response(Value::Null, Err(err))).as_bytes())
+                    .await;
+                continue;
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = session.handle_line(&line).await;
+        result = out.write_all(write(&reply).as_bytes()).await;
+        if result.is_ok() {
+            result = out.flush().await;
+        }
+    }
+    session.close().await;
+    result.map_err(|e| format!("cannot write to stdout: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_interactive_role_has_actions() {
+        assert_eq!(actions_for("button"), ["click", "hover", "focus"]);
+        assert!(actions_for("textbox").contains(&"fill"));
+        assert!(actions_for("checkbox").contains(&"uncheck"));
+        assert!(actions_for("combobox").contains(&"select"));
+        assert_eq!(actions_for("generic"), ["click", "hover", "scroll"]);
+    }
+
+    #[test]
+    fn viewport_filter_keeps_visible_refs_and_their_ancestors() {
+        let json = r#"{"version":1,"tree":{"role":"document","children":[
+            {"role":"navigation","children":[{"role":"link","name":"A","ref":"e1"}]},
+            {"role":"main","children":[{"role":"link","name":"B","ref":"e2"},
+                {"role":"list","children":[{"role":"listitem","ref":"e3","children":[
+                    {"role":"link","name":"C","ref":"e4"}]}]}]}]}}"#;
+        let mut tree = NodeTree::from_json(json).expect("tree");
+        keep_refs(&mut tree.tree, &["e2".to_string(), "e4".to_string()]);
+        let text = render(&tree, &RenderOptions::default()).text;
+        assert!(!text.contains("\"A\""), "{text}");
+        assert!(text.contains("link \"B\" [ref=e2]"), "{text}");
+        assert!(text.contains("link \"C\" [ref=e4]"), "{text}");
+        assert!(
+            text.contains("listitem"),
+            "ancestor of a kept node stays: {text}"
+        );
+    }
+
+    #[test]
+    fn malformed_requests_are_invalid_args() {
+        let r = response(Value::Null, Err(AgentError::new(Code::InvalidArgs, "bad")));
+        assert_eq!(r["payload"]["code"], "INVALID_ARGS");
+        assert_eq!(
+            serde_json::to_value(Code::StaleRef).unwrap(),
+            json!("STALE_REF")
+        );
+        let args = json!({"command": "go", "url": "x", "bogus": 1});
+        let err = check_keys(args.as_object().unwrap(), &["url"]).unwrap_err();
+        assert!(err.message.contains("\"bogus\""));
+    }
+}

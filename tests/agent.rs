@@ -1,0 +1,541 @@
+//! `agent-snapshot agent`: the live agent protocol end to end, in a real headless Chromium,
+//! against fixture pages this test serves on loopback. Skipped, with a note, where
+//! `/usr/bin/chromium` (or `$CHROMIUM`) is absent; `.ci/run` installs it.
+//!
+//! `cargo test --test agent -- --ignored --nocapture` also prints the look/act latency on
+//! the repo's 600 KB corpus page.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
+
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "skipping: needs Chromium at /usr/bin/chromium (apt-get install chromium) or $CHROMIUM"
+        );
+        None
+    }
+}
+
+const LOGIN: &str = r#"<!doctype html><title>Sign in</title>
+<form action="/welcome.html" method="get">
+  <label>Email <input name="email" type="email"></label>
+  <label>Password <input name="password" type="password"></label>
+  <button type="submit">Sign in</button>
+</form>"#;
+
+const WELCOME: &str = r#"<!doctype html><title>Welcome</title>
+<h1>Welcome back</h1><p id="who"></p>
+<a href="/login.html">Sign out</a>
+<script>document.getElementById('who').textContent =
+  'Signed in as ' + new URLSearchParams(location.search).get('email');</script>"#;
+
+const FORM: &str = r#"<!doctype html><title>Preferences</title>
+<label>Country <select name="country"><option value="">Choose</option>
+  <option value="nz">New Zealand</option><option value="fr">France</option></select></label>
+<label>Topics <select name="topics" multiple><option>News</option><option>Sport</option>
+  <option>Science</option></select></label>
+<label><input type="checkbox" name="subscribe"> Subscribe</label>
+<label><input type="radio" name="plan" value="free"> Free</label>
+<label><input type="radio" name="plan" value="pro"> Pro</label>
+<button disabled>Locked</button>"#;
+
+const LINKS: &str = r#"<!doctype html><title>Links</title>
+<a href="/welcome.html?email=x">Next page</a>
+<button onclick="let li = document.createElement('li'); li.textContent = 'Item ' +
+  (document.querySelectorAll('li').length + 1); document.querySelector('ul').append(li)">Add item</button>
+<ul></ul>"#;
+
+const TIMER: &str = r#"<!doctype html><title>Timer</title><div id="out">Loading</div>
+<script>setTimeout(() => { document.getElementById('out').textContent = 'Results are ready'; }, 400);</script>"#;
+
+/// Serves `pages` (path → HTML) on 127.0.0.1; returns the base URL.
+fn serve(pages: HashMap<&'static str, String>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let pages = Arc::new(pages);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let pages = Arc::clone(&pages);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                let n = stream.read(&mut buf).unwrap_or(0);
+                let request = String::from_utf8_lossy(&buf[..n]);
+                let path = request.split_whitespace().nth(1).unwrap_or("/");
+                let path = path.split('?').next().unwrap_or(path);
+                let (status, body) = match pages.get(path) {
+                    Some(body) => ("200 OK", body.as_str()),
+                    None => ("404 Not Found", "<title>Not found</title>not found"),
+                };
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n\
+                     Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    format!("http://127.0.0.1:{}", addr.port())
+}
+
+fn fixtures() -> String {
+    let mut pages = HashMap::new();
+    pages.insert("/login.html", LOGIN.to_string());
+    pages.insert("/welcome.html", WELCOME.to_string());
+    pages.insert("/form.html", FORM.to_string());
+    pages.insert("/links.html", LINKS.to_string());
+    pages.insert("/timer.html", TIMER.to_string());
+    let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
+    pages.insert(
+        "/shop.html",
+        std::fs::read_to_string(shop).expect("corpus page"),
+    );
+    serve(pages)
+}
+
+struct Agent {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+    profile: tempfile::TempDir,
+    ready: Value,
+}
+
+impl Agent {
+    fn start() -> Option<Agent> {
+        let browser = chromium()?;
+        let profile = tempfile::tempdir().expect("profile dir");
+        let mut child = Command::new(BIN)
+            .args(["agent", "--headless", "--browser"])
+            .arg(&browser)
+            .arg("--user-data-dir")
+            .arg(profile.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn agent");
+        let stdin = child.stdin.take();
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("ready line");
+        let ready: Value = serde_json::from_str(&line).expect("ready is JSON");
+        assert_eq!(ready["command"], "ready", "{line}");
+        Some(Agent {
+            child,
+            stdin,
+            stdout,
+            next: 1,
+            profile,
+            ready,
+        })
+    }
+
+    fn send_raw(&mut self, line: &str) -> Value {
+        let stdin = self.stdin.as_mut().expect("stdin");
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+        let mut out = String::new();
+        self.stdout.read_line(&mut out).expect("response");
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+    }
+
+    fn request(&mut self, command: &str, args: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut req = args;
+        req["id"] = json!(id);
+        req["command"] = json!(command);
+        let resp = self.send_raw(&req.to_string());
+        assert_eq!(resp["id"], id, "{resp}");
+        resp
+    }
+
+    /// The payload of a successful request.
+    fn ok(&mut self, command: &str, args: Value) -> Value {
+        let resp = self.request(command, args.clone());
+        assert_eq!(resp["command"], "result", "{command} {args}: {resp}");
+        resp["payload"].clone()
+    }
+
+    /// The error code of a failed request.
+    fn err(&mut self, command: &str, args: Value) -> (String, String) {
+        let resp = self.request(command, args.clone());
+        assert_eq!(resp["command"], "error", "{command} {args}: {resp}");
+        (
+            resp["payload"]["code"].as_str().unwrap_or("").to_string(),
+            resp["payload"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        )
+    }
+
+    /// Closes stdin and waits for a clean exit.
+    fn finish(mut self) -> TempDirCount {
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("wait");
+        assert!(status.success(), "agent exit: {status}");
+        TempDirCount(self.profile)
+    }
+}
+
+struct TempDirCount(tempfile::TempDir);
+
+impl TempDirCount {
+    fn processes(&self) -> usize {
+        browser_processes(self.0.path())
+    }
+}
+
+/// Processes whose command line names `profile` (the browser, its zygotes and helpers).
+fn browser_processes(profile: &Path) -> usize {
+    let needle = profile.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            let zombie = stat
+                .rsplit_once(')')
+                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            !zombie && String::from_utf8_lossy(&cmd).contains(&needle)
+        })
+        .count()
+}
+
+fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The ref whose role and name match, from a look's `refs`.
+fn ref_of(look: &Value, role: &str, name: &str) -> String {
+    look["refs"]
+        .as_object()
+        .expect("refs")
+        .iter()
+        .find(|(_, v)| v["role"] == role && v["name"] == name)
+        .map(|(k, _)| k.clone())
+        .unwrap_or_else(|| panic!("no {role} {name:?} in {}", look["snapshot"]))
+}
+
+#[test]
+fn login_flow_go_look_fill_fill_click_look() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    assert_eq!(a.ready["payload"]["mode"], "launch");
+    assert!(a.ready["payload"]["version"].is_string());
+
+    let go = a.ok("go", json!({"url": format!("{base}/login.html")}));
+    assert_eq!(go["title"], "Sign in");
+    let look = a.ok("look", json!({}));
+    let snapshot = look["snapshot"].as_str().unwrap();
+    assert!(snapshot.contains("textbox \"Email\""), "{snapshot}");
+    let (email, password, submit) = (
+        ref_of(&look, "textbox", "Email"),
+        ref_of(&look, "textbox", "Password"),
+        ref_of(&look, "button", "Sign in"),
+    );
+    assert_eq!(
+        look["actions"][&email],
+        json!(["fill", "clear", "focus", "press_key"])
+    );
+    assert_eq!(look["actions"][&submit][0], "click");
+
+    let fill = a.ok(
+        "act",
+        json!({"ref": email, "op": "fill", "value": "ada@example.com"}),
+    );
+    assert_eq!(fill["navigated"], false);
+    a.ok(
+        "act",
+        json!({"ref": password, "op": "fill", "value": "hunter2"}),
+    );
+    let q = a.ok("query", json!({"ref": email, "kind": "value"}));
+    assert_eq!(q["value"], "ada@example.com");
+
+    let click = a.ok("act", json!({"ref": submit, "op": "click"}));
+    assert_eq!(click["navigated"], true, "{click}");
+    assert!(click["url"]
+        .as_str()
+        .unwrap()
+        .contains("/welcome.html?email=ada%40example.com"));
+    let after = a.ok("look", json!({}));
+    let text = after["snapshot"].as_str().unwrap();
+    assert!(text.contains("heading \"Welcome back\""), "{text}");
+    assert!(after["title"] == "Welcome");
+    let who = a.ok(
+        "eval",
+        json!({"js": "document.getElementById('who').textContent"}),
+    );
+    assert_eq!(who["value"], "Signed in as ada@example.com");
+    let left = a.finish();
+    wait_until(
+        "Chromium to end with its agent",
+        Duration::from_secs(10),
+        || left.processes() == 0,
+    );
+}
+
+#[test]
+fn select_checkbox_radio_and_disabled() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/form.html")}));
+    let look = a.ok("look", json!({}));
+    let country = ref_of(&look, "combobox", "Country");
+    let topics = ref_of(&look, "listbox", "Topics");
+    let subscribe = ref_of(&look, "checkbox", "Subscribe");
+    let pro = ref_of(&look, "radio", "Pro");
+    let locked = ref_of(&look, "button", "Locked");
+    assert!(look["actions"][&country]
+        .as_array()
+        .unwrap()
+        .contains(&json!("select")));
+
+    a.ok(
+        "act",
+        json!({"ref": country, "op": "select", "value": "France"}),
+    );
+    assert_eq!(
+        a.ok("query", json!({"ref": country, "kind": "value"}))["value"],
+        "fr"
+    );
+    a.ok(
+        "act",
+        json!({"ref": topics, "op": "select", "values": ["News", "Science"]}),
+    );
+    let picked = a.ok(
+        "eval",
+        json!({"js":
+        "[...document.querySelector('[name=topics]').selectedOptions].map(o => o.value).join()"}),
+    );
+    assert_eq!(picked["value"], "News,Science");
+
+    let checked = "document.querySelector('[name=subscribe]').checked";
+    a.ok("act", json!({"ref": subscribe, "op": "check"}));
+    assert_eq!(a.ok("eval", json!({"js": checked}))["value"], true);
+    a.ok("act", json!({"ref": subscribe, "op": "uncheck"}));
+    assert_eq!(a.ok("eval", json!({"js": checked}))["value"], false);
+    // A real click toggles it too.
+    a.ok("act", json!({"ref": subscribe, "op": "click"}));
+    assert_eq!(a.ok("eval", json!({"js": checked}))["value"], true);
+    a.ok("act", json!({"ref": pro, "op": "check"}));
+    let plan = a.ok(
+        "eval",
+        json!({"js": "document.querySelector('[name=plan]:checked').value"}),
+    );
+    assert_eq!(plan["value"], "pro");
+
+    let (code, message) = a.err("act", json!({"ref": locked, "op": "click"}));
+    assert_eq!(code, "ACTION_FAILED");
+    assert!(message.contains("disabled"), "{message}");
+    let (code, _) = a.err("act", json!({"ref": country, "op": "check"}));
+    assert_eq!(code, "ACTION_FAILED", "a select is not checkable");
+    let (code, _) = a.err(
+        "act",
+        json!({"ref": subscribe, "op": "select", "value": "x"}),
+    );
+    assert_eq!(code, "ACTION_FAILED", "a checkbox is not a select");
+    a.finish();
+}
+
+#[test]
+fn dom_change_then_navigation_makes_refs_stale() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/links.html")}));
+    let look = a.ok("look", json!({}));
+    let add = ref_of(&look, "button", "Add item");
+    let next = ref_of(&look, "link", "Next page");
+    let (code, message) = a.err("act", json!({"ref": "e999", "op": "click"}));
+    assert_eq!(code, "NOT_FOUND", "{message}");
+
+    let changed = a.ok("act", json!({"ref": add, "op": "click"}));
+    assert_eq!(changed["changed"], true, "{changed}");
+    assert_eq!(changed["navigated"], false);
+    let look = a.ok("look", json!({"interactive_only": false}));
+    assert!(
+        look["snapshot"].as_str().unwrap().contains("Item 1"),
+        "{}",
+        look["snapshot"]
+    );
+
+    let nav = a.ok("act", json!({"ref": next, "op": "click"}));
+    assert_eq!(nav["navigated"], true, "{nav}");
+    assert!(nav["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/welcome.html?email=x"));
+    for op in ["click", "focus"] {
+        let (code, message) = a.err("act", json!({"ref": add, "op": op}));
+        assert_eq!(code, "STALE_REF", "{op}: {message}");
+        assert!(message.contains("call look again"), "{message}");
+    }
+    let (code, _) = a.err("query", json!({"ref": next, "kind": "text"}));
+    assert_eq!(code, "STALE_REF");
+
+    let back = a.ok("back", json!({}));
+    assert!(
+        back["url"].as_str().unwrap().ends_with("/links.html"),
+        "{back}"
+    );
+    let (code, _) = a.err("act", json!({"ref": add, "op": "click"}));
+    assert_eq!(code, "STALE_REF", "going back is a navigation too");
+    a.finish();
+}
+
+#[test]
+fn wait_eval_screenshot_and_bad_requests() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/timer.html")}));
+    let waited = a.ok(
+        "wait",
+        json!({"text": "Results are ready", "timeout_ms": 5000}),
+    );
+    assert!(waited["waited_ms"].as_u64().is_some());
+    let (code, _) = a.err("wait", json!({"text": "never there", "timeout_ms": 300}));
+    assert_eq!(code, "TIMEOUT");
+    a.ok("wait", json!({"js": "document.readyState === 'complete'"}));
+    let (code, _) = a.err("wait", json!({"text": "a", "js": "true"}));
+    assert_eq!(code, "INVALID_ARGS");
+
+    assert_eq!(
+        a.ok("eval", json!({"js": "({a: [1, 'two']})"}))["value"],
+        json!({"a": [1, "two"]})
+    );
+    let (code, message) = a.err("eval", json!({"js": "throw new Error('boom')"}));
+    assert_eq!(code, "EVAL_FAILED");
+    assert!(message.contains("boom"), "{message}");
+
+    let shot = a.ok("screenshot", json!({}));
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["base64"].as_str().expect("base64"))
+        .expect("decodes");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+    assert_eq!(&png[12..16], b"IHDR");
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    assert!(width > 100, "{width}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shot.png");
+    let saved = a.ok("screenshot", json!({"path": path}));
+    assert!(saved["bytes"].as_u64().unwrap() > 100);
+    assert_eq!(&std::fs::read(&path).unwrap()[..4], b"\x89PNG");
+
+    // Malformed lines: an INVALID_ARGS answer each, and the session goes on.
+    for line in [
+        "not json",
+        "[1,2]",
+        "{\"id\": 5}",
+        "{\"id\": 6, \"command\": \"go\"}",
+    ] {
+        let r = a.send_raw(line);
+        assert_eq!(r["command"], "error", "{line}: {r}");
+        assert_eq!(r["payload"]["code"], "INVALID_ARGS", "{line}: {r}");
+    }
+    let (code, _) = a.err("fly", json!({}));
+    assert_eq!(code, "NOT_FOUND");
+    let (code, _) = a.err("look", json!({"max_chars": 1}));
+    assert_eq!(code, "INVALID_ARGS");
+    let (code, _) = a.err("go", json!({"url": "http://127.0.0.1:1/closed"}));
+    assert_eq!(code, "NAVIGATION_FAILED");
+    let look = a.ok("look", json!({"max_chars": 400}));
+    assert!(look["snapshot"].as_str().unwrap().chars().count() <= 400);
+    a.finish();
+}
+
+#[test]
+fn no_chromium_outlives_a_killed_agent() {
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("eval", json!({"js": "1"}));
+    let profile = a.profile.path().to_path_buf();
+    assert!(
+        browser_processes(&profile) > 0,
+        "Chromium runs while the agent does"
+    );
+    a.child.kill().expect("SIGKILL the agent");
+    let _ = a.child.wait();
+    wait_until(
+        "Chromium to end after its agent was killed",
+        Duration::from_secs(15),
+        || browser_processes(&profile) == 0,
+    );
+}
+
+/// Latency of look and act on the repo's 600 KB page (median of 10). Run with
+/// `cargo test --release --test agent -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn latency_report() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/shop.html")}));
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let mut looks = Vec::new();
+    let mut look = Value::Null;
+    for _ in 0..10 {
+        let t = Instant::now();
+        look = a.ok("look", json!({}));
+        looks.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let search = look["refs"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(_, v)| v["role"] == "searchbox" || v["role"] == "textbox")
+        .map(|(k, _)| k.clone())
+        .expect("a text field");
+    let mut fills = Vec::new();
+    for i in 0..10 {
+        let t = Instant::now();
+        a.ok(
+            "act",
+            json!({"ref": search, "op": "fill", "value": format!("kettle {i}")}),
+        );
+        fills.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let mut clicks = Vec::new();
+    for _ in 0..10 {
+        let t = Instant::now();
+        a.ok("act", json!({"ref": search, "op": "click"}));
+        clicks.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!(
+        "shop-600k: look {:.1} ms, act fill {:.1} ms, act click {:.1} ms (medians of 10; \
+         act includes the settle wait of 250 ms quiet DOM)",
+        median(looks),
+        median(fills),
+        median(clicks)
+    );
+    a.finish();
+}
