@@ -1182,11 +1182,12 @@ mod tests {
 
     #[test]
     fn viewport_filter_keeps_visible_refs_and_their_ancestors() {
-        let json = r#"{"version":1,"tree":{"role":"document","children":[
-            {"role":"navigation","children":[{"role":"link","name":"A","ref":"e1"}]},
-            {"role":"main","children":[{"role":"link","name":"B","ref":"e2"},
-                {"role":"list","children":[{"role":"listitem","ref":"e3","children":[
-                    {"role":"link","name":"C","ref":"e4"}]}]}]}]}}"#;
+        let json = r#"{"version":1,"tree":{"tag":"body","children":[
+            {"tag":"nav","role":"navigation","children":[
+                {"tag":"a","role":"link","name":"A","ref":"e1"}]},
+            {"tag":"main","role":"main","children":[{"tag":"a","role":"link","name":"B","ref":"e2"},
+                {"tag":"ul","role":"list","children":[{"tag":"li","role":"listitem","ref":"e3",
+                    "children":[{"tag":"a","role":"link","name":"C","ref":"e4"}]}]}]}]}}"#;
         let mut tree = NodeTree::from_json(json).expect("tree");
         keep_refs(&mut tree.tree, &["e2".to_string(), "e4".to_string()]);
         let text = render(&tree, &RenderOptions::default()).text;
