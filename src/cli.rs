@@ -231,6 +231,9 @@ struct McpArgs {
     /// Serve the live browser tools (web_snapshot, web_click…) instead, driving Chromium.
     #[arg(long)]
     live: bool,
+    /// With --live: the page to open first (the web_* tools do not navigate).
+    #[arg(long, value_name = "URL", requires = "live")]
+    start_url: Option<String>,
     #[command(flatten)]
     browser: BrowserArgs,
 }
@@ -427,7 +430,10 @@ fn mcp(args: &McpArgs) -> Result<(), CliError> {
     let rt = runtime()?;
     if args.live {
         let tools = rt
-            .block_on(LiveTools::start(args.browser.options()))
+            .block_on(LiveTools::start(
+                args.browser.options(),
+                args.start_url.as_deref(),
+            ))
             .map_err(CliError::Usage)?;
         return rt
             .block_on(Server::new(tools).serve_stdio())

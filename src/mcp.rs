@@ -141,11 +141,19 @@ pub struct LiveTools {
 
 #[cfg(feature = "live")]
 impl LiveTools {
-    /// Launches (or attaches to) the browser.
-    pub async fn start(options: crate::live::LaunchOptions) -> Result<LiveTools, String> {
-        let session = crate::live::Session::start(options)
+    /// Launches (or attaches to) the browser, and opens `start_url` if given.
+    pub async fn start(
+        options: crate::live::LaunchOptions,
+        start_url: Option<&str>,
+    ) -> Result<LiveTools, String> {
+        let mut session = crate::live::Session::start(options)
             .await
             .map_err(|e| e.message)?;
+        if let Some(url) = start_url {
+            let mut args = Map::new();
+            args.insert("url".into(), Value::from(url));
+            session.run("go", &args).await.map_err(|e| e.message)?;
+        }
         Ok(LiveTools {
             session: tokio::sync::Mutex::new(session),
         })

@@ -15,7 +15,7 @@ struct Client {
 }
 
 impl Client {
-    fn start(args: &[&str]) -> Client {
+    fn start<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Client {
         let mut child = Command::new(BIN)
             .arg("mcp")
             .args(args)
@@ -79,7 +79,7 @@ fn text(result: &Value) -> &str {
 
 #[test]
 fn initialize_list_call_query_and_survive_bad_calls() {
-    let mut c = Client::start(&[]);
+    let mut c = Client::start::<&str>(&[]);
     let init = c.initialize();
     assert_eq!(init["result"]["serverInfo"]["name"], "agent-snapshot");
     assert!(
@@ -176,4 +176,90 @@ fn initialize_list_call_query_and_survive_bad_calls() {
     drop(c.stdin.take());
     let status = c.child.wait().expect("wait");
     assert!(status.success(), "{status}");
+}
+
+/// `mcp --live`: the web_* tools drive a real Chromium. Skipped where Chromium is absent.
+#[test]
+fn live_tools_drive_chromium() {
+    let browser = std::env::var_os("CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/usr/bin/chromium".into());
+    if !browser.exists() {
+        eprintln!(
+            "skipping: needs Chromium at /usr/bin/chromium (apt-get install chromium) or $CHROMIUM"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("form.html");
+    std::fs::write(
+        &page,
+        "<title>Form</title><label>Name <input name=n></label>\
+         <button onclick=\"document.title='Sent '+document.querySelector('input').value\">Send</button>\
+         <a href=other.html>Other</a>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("other.html"),
+        "<title>Other</title><h1>Other page</h1>",
+    )
+    .unwrap();
+    let url = format!("file://{}", page.display());
+    let mut c = Client::start(&[
+        "--live".as_ref(),
+        "--headless".as_ref(),
+        "--browser".as_ref(),
+        browser.as_os_str(),
+        "--start-url".as_ref(),
+        std::ffi::OsStr::new(&url),
+    ]);
+    c.initialize();
+    let list = c.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 10);
+    let printed = Command::new(BIN)
+        .args(["schema", "--flavor", "mcp", "--tools", "live"])
+        .output()
+        .unwrap();
+    let printed: Value = serde_json::from_slice(&printed.stdout).unwrap();
+    for (listed, printed) in tools.iter().zip(printed.as_array().unwrap()) {
+        assert_eq!(listed["name"], printed["name"]);
+        assert_eq!(listed["inputSchema"], printed["inputSchema"]);
+    }
+
+    let snap = c.call("web_snapshot", json!({}));
+    let snap_text = text(&snap).to_string();
+    let ref_for = |needle: &str| {
+        let line = snap_text
+            .lines()
+            .find(|l| l.contains(needle))
+            .expect(needle);
+        line.rsplit("[ref=")
+            .next()
+            .unwrap()
+            .trim_end_matches([']', ':'])
+            .to_string()
+    };
+    let (name, send, other) = (
+        ref_for("textbox \"Name\""),
+        ref_for("button \"Send\""),
+        ref_for("link \"Other\""),
+    );
+    let fill = c.call("web_fill", json!({"ref": name, "value": "Ada"}));
+    assert_ne!(fill["isError"], true, "{fill}");
+    let value = c.call("web_get_value", json!({"ref": name}));
+    assert_eq!(text(&value), "Ada");
+    let click = c.call("web_click", json!({"ref": send}));
+    assert_ne!(click["isError"], true, "{click}");
+    let nav = c.call("web_click", json!({"ref": other}));
+    assert!(text(&nav).contains("navigated=true"), "{nav}");
+    assert!(text(&nav).contains("call web_snapshot"), "{nav}");
+    let stale = c.call("web_get_text", json!({"ref": name, "limit": null}));
+    assert_eq!(stale["isError"], true);
+    assert!(text(&stale).starts_with("STALE_REF:"), "{stale}");
+    let again = c.call("web_snapshot", json!({"max_chars": 2000}));
+    assert!(text(&again).contains("heading \"Other page\""), "{again}");
+
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
 }
