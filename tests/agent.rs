@@ -539,3 +539,30 @@ fn latency_report() {
     );
     a.finish();
 }
+
+/// The shipped Python example completes its task against this build.
+#[test]
+fn python_example_signs_in() {
+    let Some(browser) = chromium() else { return };
+    let Ok(python) = Command::new("python3").arg("--version").output() else {
+        eprintln!("skipping: needs python3");
+        return;
+    };
+    assert!(python.status.success());
+    let out = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agent_login.py"))
+        .args(["--bin", BIN, "--browser"])
+        .arg(browser)
+        .output()
+        .expect("run the example");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("signed in - agent exit status 0"),
+        "{stdout}"
+    );
+}
