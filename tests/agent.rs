@@ -566,3 +566,68 @@ fn python_example_signs_in() {
         "{stdout}"
     );
 }
+
+/// `--attach`: drives a browser the user already runs, and leaves it running at exit.
+#[test]
+fn attach_to_a_running_browser_and_leave_it_running() {
+    let Some(browser) = chromium() else { return };
+    let base = fixtures();
+    let profile = tempfile::tempdir().unwrap();
+    let mut user_browser = Command::new(&browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .args([
+            "--disable-background-networking",
+            "--remote-debugging-port=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("about:blank")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start Chromium");
+    // Chromium prints its DevTools URL on stderr once it listens.
+    let mut stderr = BufReader::new(user_browser.stderr.take().unwrap());
+    let ws = loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no DevTools URL");
+        if let Some(url) = line.trim().strip_prefix("DevTools listening on ") {
+            break url.to_string();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+
+    let mut child = Command::new(BIN)
+        .args(["agent", "--attach", &ws])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn agent");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("\"mode\":\"attach\""), "{line}");
+    writeln!(
+        stdin,
+        "{}",
+        json!({"id": 1, "command": "go", "url": format!("{base}/login.html")})
+    )
+    .unwrap();
+    writeln!(stdin, "{}", json!({"id": 2, "command": "look"})).unwrap();
+    drop(stdin);
+    let mut replies = String::new();
+    stdout.read_to_string(&mut replies).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(replies.contains("button \\\"Sign in\\\""), "{replies}");
+    assert!(
+        user_browser.try_wait().unwrap().is_none(),
+        "the user's browser must survive the agent"
+    );
+    let _ = user_browser.kill();
+    let _ = user_browser.wait();
+}
