@@ -610,15 +610,22 @@ impl Session {
             if kind != DispatchMouseEventType::MouseMoved {
                 event = event.button(MouseButton::Left).click_count(1);
             }
-            let event = event
-                .build()
-                .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
-            self.page
-                .execute(event)
-                .await
-                .map_err(|e| AgentError::new(Code::ActionFailed, format!("click failed: {e}")))?;
+            self.input(event.build()).await?;
         }
         Ok(())
+    }
+
+    /// Sends one built CDP input event.
+    async fn input<T: chromiumoxide::types::Command>(
+        &self,
+        event: std::result::Result<T, String>,
+    ) -> Result<()> {
+        let event = event.map_err(|e| AgentError::new(Code::ActionFailed, e))?;
+        self.page
+            .execute(event)
+            .await
+            .map(drop)
+            .map_err(|e| AgentError::new(Code::ActionFailed, format!("input event failed: {e}")))
     }
 
     async fn press_key(&self, key: &str) -> Result<()> {
@@ -650,13 +657,7 @@ impl Session {
             if let (Some(text), false) = (text, kind == DispatchKeyEventType::KeyUp) {
                 event = event.text(text);
             }
-            let event = event
-                .build()
-                .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
-            self.page
-                .execute(event)
-                .await
-                .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+            self.input(event.build()).await?;
         }
         Ok(())
     }

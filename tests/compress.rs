@@ -22,6 +22,18 @@ fn run(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("spawn")
 }
 
+/// `compress INPUT -o OUTPUT` plus `extra` flags.
+fn compress(input: &Path, output: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "compress",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -49,12 +61,7 @@ fn jsonl_outputs_are_replaced_line_for_line_and_a_second_run_changes_nothing() {
     let input_text = jsonl_session();
     std::fs::write(&input, &input_text).unwrap();
     let out1 = dir.path().join("once.jsonl");
-    let o = run(&[
-        "compress",
-        input.to_str().unwrap(),
-        "-o",
-        out1.to_str().unwrap(),
-    ]);
+    let o = compress(&input, &out1, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let summary = stderr(&o);
     assert!(
@@ -115,12 +122,7 @@ fn jsonl_outputs_are_replaced_line_for_line_and_a_second_run_changes_nothing() {
 
     // Idempotent: the second run replaces nothing and writes the same bytes.
     let out2 = dir.path().join("twice.jsonl");
-    let o = run(&[
-        "compress",
-        out1.to_str().unwrap(),
-        "-o",
-        out2.to_str().unwrap(),
-    ]);
+    let o = compress(&out1, &out2, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("0 HTML output(s) replaced"));
     assert_eq!(std::fs::read(&out1).unwrap(), std::fs::read(&out2).unwrap());
@@ -176,13 +178,7 @@ fn a_directory_is_compressed_file_by_file_atomically() {
     std::fs::write(src.join("notes.txt"), shop).unwrap();
     std::fs::write(src.join("broken.json"), "{\"messages\": [").unwrap();
 
-    let o = run(&[
-        "compress",
-        src.to_str().unwrap(),
-        "-o",
-        dst.to_str().unwrap(),
-        "--no-tokens",
-    ]);
+    let o = compress(&src, &dst, &["--no-tokens"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("broken.json:1: malformed JSON"),
@@ -252,13 +248,7 @@ fn shared_corpus_sessions_compress_within_budget() {
     let dir = tempfile::tempdir().unwrap();
     let (src, dst) = (dir.path().join("s.jsonl"), dir.path().join("o.jsonl"));
     std::fs::write(&src, &input).unwrap();
-    let o = run(&[
-        "compress",
-        src.to_str().unwrap(),
-        "-o",
-        dst.to_str().unwrap(),
-        "--no-tokens",
-    ]);
+    let o = compress(&src, &dst, &["--no-tokens"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = std::fs::read_to_string(&dst).unwrap();
     assert_eq!(out.lines().count(), pages.len());
