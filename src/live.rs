@@ -413,6 +413,25 @@ impl Session {
         };
         self.ensure_script().await?;
         let json = self.eval_json(&js::snapshot_js(&options)).await?;
+        // `"error":` can only be a key (inside strings the quotes are escaped), and only the
+        // script's error objects have that key.
+        if json.contains("\"error\":") {
+            let error = serde_json::from_str::<Value>(&json)
+                .ok()
+                .and_then(|v| v["error"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            return Err(match (error.as_str(), &options.scope) {
+                ("scope_not_found", Some(scope)) => AgentError::new(
+                    Code::NotFound,
+                    format!("scope {scope:?} matches no element; look without scope first"),
+                ),
+                ("exception", Some(scope)) => AgentError::new(
+                    Code::InvalidArgs,
+                    format!("scope {scope:?} is not a valid CSS selector"),
+                ),
+                _ => AgentError::new(Code::ActionFailed, format!("snapshot failed: {error}")),
+            });
+        }
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
         if opt_bool(args, "viewport_only")?.unwrap_or(false) {

@@ -466,6 +466,10 @@ fn wait_eval_screenshot_and_bad_requests() {
     assert_eq!(code, "INVALID_ARGS");
     let (code, _) = a.err("go", json!({"url": "http://127.0.0.1:1/closed"}));
     assert_eq!(code, "NAVIGATION_FAILED");
+    let (code, message) = a.err("look", json!({"scope": "!!not a selector"}));
+    assert_eq!(code, "INVALID_ARGS", "{message}");
+    let (code, message) = a.err("look", json!({"scope": "#nothing-here"}));
+    assert_eq!(code, "NOT_FOUND", "{message}");
     let look = a.ok("look", json!({"max_chars": 400}));
     assert!(look["snapshot"].as_str().unwrap().chars().count() <= 400);
     a.finish();
