@@ -148,6 +148,9 @@ pub struct Session {
     attached: bool,
 }
 
+/// The longest one evaluation in the page may take.
+const EVAL_LIMIT: Duration = Duration::from_secs(30);
+
 /// The JS that installs the mutation counter (once per document) and reads the page state:
 /// `{token, ready, quietMs, mutations, url}`.
 const STATE_JS: &str = "(() => { let w = window; if (!w.__agentWatch) { w.__agentWatch = {n: 0, t: performance.now()}; \
@@ -342,19 +345,29 @@ impl Session {
         }
     }
 
-    /// Evaluates `expr`, which must return a JSON string, and returns that string.
-    async fn eval_json(&self, expr: &str) -> Result<String> {
-        let eval = self.page.evaluate(expr);
-        match tokio::time::timeout(Duration::from_secs(30), eval).await {
+    /// Evaluates `expr` in the page; a failure gets `code`. Gives up after [`EVAL_LIMIT`]: a
+    /// page stuck in a loop must not hang the agent.
+    async fn evaluate(
+        &self,
+        expr: impl Into<chromiumoxide::js::Evaluation>,
+        code: Code,
+    ) -> Result<chromiumoxide::js::EvaluationResult> {
+        match tokio::time::timeout(EVAL_LIMIT, self.page.evaluate(expr)).await {
             Err(_) => Err(AgentError::new(
                 Code::Timeout,
-                "the page did not answer in 30 s",
+                format!("the page did not answer in {} s", EVAL_LIMIT.as_secs()),
             )),
-            Ok(Err(e)) => Err(AgentError::new(Code::ActionFailed, e.to_string())),
-            Ok(Ok(r)) => r
-                .into_value::<String>()
-                .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string())),
+            Ok(Err(e)) => Err(AgentError::new(code, e.to_string())),
+            Ok(Ok(r)) => Ok(r),
         }
+    }
+
+    /// Evaluates `expr`, which must return a JSON string, and returns that string.
+    async fn eval_json(&self, expr: &str) -> Result<String> {
+        self.evaluate(expr, Code::ActionFailed)
+            .await?
+            .into_value::<String>()
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))
     }
 
     async fn state(&self) -> Option<PageState> {
@@ -365,16 +378,15 @@ impl Session {
     /// Injects agent-browser.js unless this document already has it.
     async fn ensure_script(&self) -> Result<()> {
         let has = self
-            .page
-            .evaluate("typeof window.__agentBrowser === 'object'")
-            .await
-            .ok()
-            .and_then(|r| r.into_value::<bool>().ok())
+            .evaluate(
+                "typeof window.__agentBrowser === 'object'",
+                Code::ActionFailed,
+            )
+            .await?
+            .into_value::<bool>()
             .unwrap_or(false);
         if !has {
-            self.page.evaluate(js::script()).await.map_err(|e| {
-                AgentError::new(Code::ActionFailed, format!("cannot inject the script: {e}"))
-            })?;
+            self.evaluate(js::script(), Code::ActionFailed).await?;
         }
         Ok(())
     }
@@ -443,10 +455,11 @@ impl Session {
         // Stamp the document: an action checks the stamp to tell a stale ref from a live one.
         self.looks += 1;
         let token = format!("look-{}-{}", std::process::id(), self.looks);
-        self.page
-            .evaluate(format!("window.__agentLook = {}", js::js_literal(&token)))
-            .await
-            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        self.evaluate(
+            format!("window.__agentLook = {}", js::js_literal(&token)),
+            Code::ActionFailed,
+        )
+        .await?;
         self.look_token = Some(token);
         // Every ref of the tree can be acted on, also those the budget left out of the text;
         // the payload lists the ones the text shows.
@@ -768,10 +781,8 @@ impl Session {
 
     async fn back(&mut self) -> Result<Value> {
         let before = self.state().await;
-        self.page
-            .evaluate("history.back()")
-            .await
-            .map_err(|e| AgentError::new(Code::NavigationFailed, e.to_string()))?;
+        self.evaluate("history.back()", Code::NavigationFailed)
+            .await?;
         let settled = self.settle(before.as_ref()).await;
         if settled.navigated {
             self.look_token = None;
@@ -811,11 +822,14 @@ impl Session {
         };
         let start = Instant::now();
         loop {
-            let ok = self
-                .page
-                .evaluate(condition.as_str())
+            // Each poll within what is left, so a stuck page still ends in TIMEOUT.
+            let left = timeout
+                .saturating_sub(start.elapsed())
+                .max(Duration::from_millis(100));
+            let ok = tokio::time::timeout(left, self.page.evaluate(condition.as_str()))
                 .await
                 .ok()
+                .and_then(|r| r.ok())
                 .and_then(|r| r.into_value::<bool>().ok())
                 .unwrap_or(false);
             if ok {
@@ -864,10 +878,8 @@ impl Session {
         check_keys(args, &["js"])?;
         let code = opt_str(args, "js")?
             .ok_or_else(|| AgentError::new(Code::InvalidArgs, "eval needs \"js\""))?;
-        match self.page.evaluate(code).await {
-            Ok(r) => Ok(json!({"value": r.value().cloned().unwrap_or(Value::Null)})),
-            Err(e) => Err(AgentError::new(Code::EvalFailed, e.to_string())),
-        }
+        let r = self.evaluate(code, Code::EvalFailed).await?;
+        Ok(json!({"value": r.value().cloned().unwrap_or(Value::Null)}))
     }
 
     async fn screenshot(&mut self, args: &Map<String, Value>) -> Result<Value> {
