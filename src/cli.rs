@@ -570,18 +570,16 @@ fn compress(args: &CompressArgs) -> Result<(), CliError> {
                 session::compress_jsonl(reader, out, &options, &|n| bar.set_position(n))
                     .map_err(CliError::Write)?
             }
-            (Some(path), InputFormat::Jsonl) => {
-                let file = std::fs::File::create(path).map_err(CliError::Write)?;
+            (Some(path), InputFormat::Jsonl) => write_atomically(path, |file| {
                 let out = io::BufWriter::with_capacity(1 << 20, file);
                 session::compress_jsonl(reader, out, &options, &|n| bar.set_position(n))
-                    .map_err(CliError::Write)?
-            }
+            })?,
             (output, InputFormat::Json) => {
                 let mut bytes = Vec::new();
                 reader.read_to_end(&mut bytes).map_err(read_err)?;
                 let (out, report) = session::compress_json(&bytes, &options);
                 match output {
-                    Some(path) => std::fs::write(path, out).map_err(CliError::Write)?,
+                    Some(path) => write_atomically(path, |file| file.write_all(&out))?,
                     None => io::stdout()
                         .lock()
                         .write_all(&out)
@@ -608,6 +606,22 @@ fn compress(args: &CompressArgs) -> Result<(), CliError> {
         0 => Ok(()),
         n => Err(CliError::Malformed(n)),
     }
+}
+
+/// Writes `path` through a temporary file beside it, renamed over it only when complete, so
+/// that a crash never leaves half a file.
+fn write_atomically<R>(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> io::Result<R>,
+) -> Result<R, CliError> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(CliError::Write)?;
+    let result = write(temp.as_file_mut()).map_err(CliError::Write)?;
+    temp.persist(path).map_err(|e| CliError::Write(e.error))?;
+    Ok(result)
 }
 
 fn print_summary(
