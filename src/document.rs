@@ -93,7 +93,7 @@ impl Document {
         &self.tree
     }
 
-    /// Renders the node tree: [`crate::render`] on [`Document::tree`].
+    /// Renders the node tree: [`crate::render()`] on [`Document::tree`].
     pub fn snapshot(&self, opts: &RenderOptions) -> SnapshotResult {
         render(&self.tree, opts)
     }

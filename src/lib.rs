@@ -17,12 +17,16 @@
 //!
 //! - [`Document::parse`] / [`Document::parse_bytes`]: HTML → arena → node tree, with the
 //!   [`TreeOptions`] that decide refs;
-//! - [`render`] (or [`Document::snapshot`]): node tree → text under the hard budgets of
+//! - [`render()`] (or [`Document::snapshot`]): node tree → text under the hard budgets of
 //!   [`RenderOptions`]; the same renderer serves the in-browser script's JSON
 //!   ([`NodeTree::from_json`]);
-//! - [`query`]: bounded `text` / `attrs` / `outerHTML` / `value` answers for one ref;
+//! - [`query()`]: bounded `text` / `attrs` / `outerHTML` / `value` answers for one ref;
 //! - [`js`]: the live path: `agent-browser.js` ([`js::script`]), the expressions that drive
-//!   it, and [`js::render_snapshot`] for the JSON it returns.
+//!   it, and [`js::render_snapshot`] for the JSON it returns;
+//! - [`tools`]: function-tool definitions (`html_snapshot`, `web_click`…) for agent APIs;
+//! - with the default features: `session::compress_jsonl` (HTML tool results in dumped agent
+//!   sessions → snapshots), `mcp::Server` (a stdio MCP server) and `live::Session` (Chromium
+//!   driven by refs, the `agent` command).
 //!
 //! ```
 //! use agent_snapshot::{query, Document, QueryKind, RenderOptions, TreeOptions};

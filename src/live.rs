@@ -1,7 +1,7 @@
 //! The live agent: drives a real Chromium by refs over a newline-delimited JSON protocol.
 //!
 //! It sits on the other stages: `agent-browser.js` ([`crate::js`]) walks the live page and
-//! returns the node tree, the shared renderer ([`crate::render`]) turns it into the snapshot
+//! returns the node tree, the shared renderer ([`mod@crate::render`]) turns it into the snapshot
 //! text, and real input events (CDP `Input.dispatchMouseEvent`, `Input.dispatchKeyEvent`,
 //! `Input.insertText`) act on it. The protocol is in `docs/agent-protocol.md`.
 //!
