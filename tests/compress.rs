@@ -223,6 +223,39 @@ fn a_directory_is_compressed_file_by_file_atomically() {
 }
 
 #[test]
+fn standard_input_is_sniffed_and_written_to_a_file() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    // A pretty-printed JSON array on stdin: sniffed as JSON (it starts with '[').
+    let input = serde_json::to_string_pretty(&json!([
+        {"role": "tool", "tool_call_id": "1", "content": page("shop-600k.html")}
+    ]))
+    .unwrap();
+    let mut child = Command::new(BIN)
+        .args(["compress", "-", "-o", out.to_str().unwrap(), "--no-tokens"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(written[0]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("[snapshot]"));
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temp file left beside the output");
+}
+
+#[test]
 fn a_directory_needs_an_output_directory() {
     let dir = tempfile::tempdir().unwrap();
     let o = run(&["compress", dir.path().to_str().unwrap()]);
