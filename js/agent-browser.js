@@ -38,9 +38,11 @@ let AR = 'data-agent-ref';
 let send = (el, e) => el.dispatchEvent(e);
 let BUTTON_INPUT = /^(button|submit|reset)$/;
 let tag = el => el.localName;
-// Computed styles, cached for the length of one snapshot (nothing changes the page meanwhile).
-let cache = null;
-let css = el => { let c = cache && cache.get(el); if (!c) { c = getComputedStyle(el); if (cache) cache.set(el, c); } return c; };
+// Computed styles and table roles, cached for the length of one snapshot (nothing changes the
+// page meanwhile): every cell asks for its table's role, a layout-table check each time.
+let cache = null, tables = null;
+let memo = (m, el, f) => { let c = m && m.get(el); if (c == null) { c = f(el); if (m) m.set(el, c); } return c; };
+let css = el => memo(cache, el, getComputedStyle);
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
 let dropped = r => r === '' || pres(r);
@@ -68,6 +70,13 @@ let Buf = limit => {
   return b;
 };
 
+// The rendered children of n, last first (a closed <details> shows only its summary), walked
+// by siblings: no array per element.
+let rkids = (n, f) => {
+  let s = tag(n) === 'details' && !n.open;
+  for (let c = s ? kid(n, 'summary') : n.lastChild; c; c = s ? null : c.previousSibling) f(c);
+};
+
 // ---- visibility (src/aria/hidden.rs; live: computed style and boxes) ----
 // Whether the subtree of el is hidden (visibility:hidden is inherited and checked apart).
 let hiddenSubtree = (el, cs) =>
@@ -75,7 +84,9 @@ let hiddenSubtree = (el, cs) =>
   // <rt> is left out of names and text as in the offline walk.
   el.tagName === 'RT' || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
   || cs.display === 'none' || cs.opacity === '0' || el.inert
-  || (cs.display !== 'contents' && tag(el) !== 'area' && !el.getClientRects().length)
+  // No box: checkVisibility() is false for an element without one, and 5x cheaper than
+  // getClientRects() (Chrome 105+; older engines take the slow path).
+  || (cs.display !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
   // A zero-area box that clips its overflow shows nothing of its content.
   || (cs.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
 let isHidden = el => {
@@ -118,7 +129,7 @@ let scoped = (el, re) => {
   for (let p = up(el); p; p = up(p)) if (re.test(tag(p)) || /^(article|complementary|main|navigation|region)$/.test(explicitRole(p))) return true;
   return false;
 };
-let tableRole = el => { let t = el.closest('table'); return t ? role(t) : null; };
+let tableRole = el => { let t = el.closest('table'); return t ? memo(tables, t, role) : null; };
 // Chromium's data-table heuristic without its stylesheet signals (roles.rs is_layout_table).
 let layoutTable = t => {
   if (val(t, 'summary') || val(t, 'rules') || parseInt(attr(t, 'border'), 10) > 0 || t.isContentEditable) return false;
@@ -199,11 +210,7 @@ let step = (el, ctx) => {
 };
 // 2F-2H: the text of root's children, by the same steps, with an explicit stack.
 let content = (root, ctx, b, raw) => {
-  let stack = [];
-  let kids = n => {
-    let c = tag(n) === 'details' && !n.open ? [kid(n, 'summary')].filter(Boolean) : [...n.childNodes];
-    for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]);
-  };
+  let stack = [], kids = n => rkids(n, c => stack.push(c));
   kids(root);
   while (stack.length && !b._full) {
     let n = stack.pop();
@@ -342,7 +349,7 @@ let snapshot = (options = {}) => {
   let o = {_maxNodes: d(options.maxNodes, 500), _interactiveOnly: options.interactiveOnly !== false, _cursorInteractive: options.cursorInteractive !== false,
     _maxTextPerNode: d(options.maxTextPerNode, 200), _maxAttrValueLen: d(options.maxAttrValueLen, 150)};
   maxText = o._maxTextPerNode;
-  cache = new Map();
+  cache = new Map(); tables = new Map();
   // Marks are only rewritten where a ref changes: attribute writes invalidate style, which
   // the next snapshot would pay for.
   let old = new Set(D.querySelectorAll(`[${AR}]`));
@@ -351,10 +358,7 @@ let snapshot = (options = {}) => {
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
   let top = {_node: {tag: tag(root)}, _text: Buf(maxText), _kidsP: false, _nameOnly: true}, open = [top], order = [], work = [];
-  let push = (n, vis) => {
-    let c = tag(n) === 'details' && !n.open ? [kid(n, 'summary')].filter(Boolean) : [...n.childNodes];
-    for (let i = c.length - 1; i >= 0; i--) work.push([c[i], vis]);
-  };
+  let push = (n, vis) => rkids(n, c => work.push([c, vis]));
   let truncated = false;
   push(root, !shows(css(root)));
   while (work.length) {
@@ -487,6 +491,6 @@ let page = {
   }
 };
 // Nothing throws into the host: an unexpected exception comes back as an error result.
-let safe = f => (...a) => { try { return f(...a); } catch (e) { return {success: false, error: 'exception', message: String(e)}; } finally { cache = null; } };
+let safe = f => (...a) => { try { return f(...a); } catch (e) { return {success: false, error: 'exception', message: String(e)}; } finally { cache = tables = null; } };
 window.__agentBrowser = {version: 1, snapshot: safe(snapshot), action: safe(action), query: safe(query), page};
 })();
