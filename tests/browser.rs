@@ -456,6 +456,7 @@ const HIDDEN: &str = r##"<!doctype html><html><head><style>.gone{display:none}.g
 <div class=ghost>SECRET-visibility</div><div class=clear><button>SECRET-opacity</button></div>
 <div inert><a href=#y>SECRET-inert</a></div><dialog><p>SECRET-dialog</p></dialog>
 <details><summary>More</summary>SECRET-details</details><template>SECRET-template</template>
+<details><a href=#d>SECRET-before-summary</a><summary>Less</summary><b>SECRET-after-summary</b></details>
 <div style="width:0;height:0;overflow:hidden"><a href=#z>SECRET-zero-size</a></div>
 <div class=card>Open card</div>
 </body></html>"##;
@@ -472,6 +473,7 @@ async fn hidden_text_stays_out_and_pointer_cards_get_refs() {
     assert!(tree.stats.skipped_hidden >= 8, "{:?}", tree.stats);
     find_ref(&tree.tree, "button", "Visible");
     find_ref(&tree.tree, "button", "More");
+    find_ref(&tree.tree, "button", "Less");
     let card = find_ref(&tree.tree, "clickable", "Open card");
     let text =
         parse_query_result(&eval(&page, &query_js(&card, "text", 100)).await).expect("query");
