@@ -608,20 +608,12 @@ fn compress(args: &CompressArgs) -> Result<(), CliError> {
     }
 }
 
-/// Writes `path` through a temporary file beside it, renamed over it only when complete, so
-/// that a crash never leaves half a file.
+/// [`agent_snapshot::atomic::write_with`], with the CLI's error.
 fn write_atomically<R>(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> io::Result<R>,
 ) -> Result<R, CliError> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(CliError::Write)?;
-    let result = write(temp.as_file_mut()).map_err(CliError::Write)?;
-    temp.persist(path).map_err(|e| CliError::Write(e.error))?;
-    Ok(result)
+    agent_snapshot::atomic::write_with(path, write).map_err(CliError::Write)
 }
 
 fn print_summary(

@@ -104,13 +104,16 @@ struct ScriptError {
     error: String,
 }
 
+/// Whether an expression of this module answered that the script is not on the page (after
+/// a navigation, for instance): inject [`script`] and evaluate it again.
+pub fn not_injected(json: &str) -> bool {
+    json.len() < 64
+        && serde_json::from_str::<ScriptError>(json).is_ok_and(|e| e.error == "not_injected")
+}
+
 fn check_injected(json: &str) -> Result<(), Error> {
-    if json.len() < 64 {
-        if let Ok(ScriptError { error }) = serde_json::from_str::<ScriptError>(json) {
-            if error == "not_injected" {
-                return Err(Error::NotInjected);
-            }
-        }
+    if not_injected(json) {
+        return Err(Error::NotInjected);
     }
     Ok(())
 }
@@ -263,7 +266,7 @@ pub fn press_key_js(key: &str) -> String {
 /// with real input events; this runs outside the script so that it costs the script no bytes.
 pub fn center_js(ref_: &str) -> String {
     format!(
-        "(() => {{ let el = document.querySelector('[data-agent-ref=\"' + CSS.escape({}) + '\"]'); \
+        "(() => {{ let el = {}; \
          if (!el) return JSON.stringify({{error: 'ref_not_found'}}); \
          if (el.disabled || el.getAttribute('aria-disabled') === 'true') return JSON.stringify({{error: 'disabled'}}); \
          el.scrollIntoView({{block: 'center', inline: 'center'}}); \
@@ -271,6 +274,20 @@ pub fn center_js(ref_: &str) -> String {
          if (!(r.width > 0 && r.height > 0)) return JSON.stringify({{error: 'no_box'}}); \
          let x = r.left + r.width / 2, y = r.top + r.height / 2, hit = document.elementFromPoint(x, y); \
          return JSON.stringify({{x, y, covered: !!hit && hit !== el && !el.contains(hit) && !hit.contains(el)}}); }})()",
+        ref_element_js(ref_)
+    )
+}
+
+/// The expression that evaluates to whether the element marked with `ref_` is on the page.
+pub fn ref_exists_js(ref_: &str) -> String {
+    format!("!!{}", ref_element_js(ref_))
+}
+
+/// The element the last snapshot marked with `ref_`, or null; the ref is escaped both as a
+/// JavaScript literal and as a CSS string.
+fn ref_element_js(ref_: &str) -> String {
+    format!(
+        "document.querySelector('[data-agent-ref=\"' + CSS.escape({}) + '\"]')",
         js_literal(ref_)
     )
 }

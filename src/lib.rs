@@ -52,6 +52,8 @@
 #![forbid(unsafe_code)]
 
 pub mod aria;
+#[cfg(any(feature = "session", feature = "live"))]
+pub mod atomic;
 pub mod document;
 pub mod error;
 pub mod js;

@@ -9,7 +9,7 @@
 //! action first checks that the page still holds that token (no navigation since) and that
 //! the script still finds the element, so an action never silently succeeds on a stale ref.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::js::{self, JsSnapshotOptions};
+use crate::tools;
 use crate::{render, NodeTree, RenderOptions, TreeNode};
 
 /// The error codes of the protocol.
@@ -136,8 +137,8 @@ pub struct Session {
     handler: tokio::task::JoinHandle<()>,
     page: Page,
     options: LaunchOptions,
-    /// Refs of the latest look, with their roles.
-    refs: HashMap<String, String>,
+    /// Refs of the latest look (also those its text left out).
+    refs: HashSet<String>,
     /// The token the latest look left on its document; `None` before the first look.
     look_token: Option<String>,
     looks: u64,
@@ -147,6 +148,18 @@ pub struct Session {
     guard: Option<std::process::Child>,
     attached: bool,
 }
+
+/// The protocol's commands.
+const COMMANDS: [&str; 8] = [
+    "look",
+    "act",
+    "go",
+    "back",
+    "wait",
+    "query",
+    "eval",
+    "screenshot",
+];
 
 /// The longest one evaluation in the page may take.
 const EVAL_LIMIT: Duration = Duration::from_secs(30);
@@ -173,7 +186,8 @@ impl Session {
     /// Launches Chromium (or attaches to one) and opens a tab.
     pub async fn start(options: LaunchOptions) -> Result<Session> {
         let launch_err = |e: String| AgentError::new(Code::ActionFailed, e);
-        let (mut browser, mut handler, profile, attached) = match &options.attach {
+        // The profile dir (launch mode) and, when it is a temporary one, its owner.
+        let (mut browser, mut handler, dir, profile, attached) = match &options.attach {
             Some(target) => {
                 let url = match target.parse::<u16>() {
                     Ok(port) => format!("http://127.0.0.1:{port}"),
@@ -185,7 +199,7 @@ impl Session {
                          --remote-debugging-port=PORT)"
                     ))
                 })?;
-                (browser, handler, None, true)
+                (browser, handler, None, None, true)
             }
             None => {
                 if !options.browser.exists() {
@@ -225,19 +239,13 @@ impl Session {
                 let (browser, handler) = Browser::launch(config)
                     .await
                     .map_err(|e| launch_err(format!("cannot launch Chromium: {e}")))?;
-                (browser, handler, profile, false)
+                (browser, handler, Some(dir), profile, false)
             }
         };
-        let guard = if attached {
-            None
-        } else {
+        let guard = dir.and_then(|dir| {
             let pid = browser.get_mut_child().and_then(|c| c.as_mut_inner().id());
-            let dir = options
-                .user_data_dir
-                .clone()
-                .or_else(|| profile.as_ref().map(|p| p.path().to_path_buf()));
-            spawn_guard(pid, dir.as_deref(), profile.is_some())
-        };
+            spawn_guard(pid, &dir, profile.is_some())
+        });
         let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
         let page = match browser.new_page("about:blank").await {
             Ok(page) => page,
@@ -251,7 +259,7 @@ impl Session {
             handler,
             page,
             options,
-            refs: HashMap::new(),
+            refs: HashSet::new(),
             look_token: None,
             looks: 0,
             _profile: profile,
@@ -268,7 +276,7 @@ impl Session {
             "schemaVersion": crate::tree::SCHEMA_VERSION,
             "browser": version,
             "mode": if self.attached { "attach" } else { "launch" },
-            "commands": ["look", "act", "go", "back", "wait", "query", "eval", "screenshot"],
+            "commands": COMMANDS,
         })
     }
 
@@ -291,8 +299,8 @@ impl Session {
 
     /// Runs one request line and returns the response line's object.
     pub async fn handle_line(&mut self, line: &str) -> Value {
-        let request: Value = match serde_json::from_str(line) {
-            Ok(Value::Object(map)) => Value::Object(map),
+        let args = match serde_json::from_str(line) {
+            Ok(Value::Object(map)) => map,
             Ok(_) => {
                 return response(
                     Value::Null,
@@ -312,19 +320,19 @@ impl Session {
                 )
             }
         };
-        let id = request.get("id").cloned().unwrap_or(Value::Null);
-        let args = request.as_object().cloned().unwrap_or_default();
+        let id = args.get("id").cloned().unwrap_or(Value::Null);
         let result = match args.get("command").and_then(Value::as_str) {
             Some(command) => self.run(command, &args).await,
             None => Err(AgentError::new(
                 Code::InvalidArgs,
-                "missing \"command\": look, act, go, back, wait, query, eval or screenshot",
+                format!("missing \"command\": one of {}", COMMANDS.join(", ")),
             )),
         };
         response(id, result)
     }
 
-    /// Runs one command with its arguments (the request object without `id`).
+    /// Runs one command with its arguments (the request object; `id` and `command` are
+    /// ignored).
     pub async fn run(&mut self, command: &str, args: &Map<String, Value>) -> Result<Value> {
         match command {
             "look" => self.look(args).await,
@@ -337,10 +345,7 @@ impl Session {
             "screenshot" => self.screenshot(args).await,
             other => Err(AgentError::new(
                 Code::NotFound,
-                format!(
-                    "unknown command {other:?}: use look, act, go, back, wait, query, eval or \
-                     screenshot"
-                ),
+                format!("unknown command {other:?}: use {}", COMMANDS.join(", ")),
             )),
         }
     }
@@ -375,20 +380,16 @@ impl Session {
         serde_json::from_str(&json).ok()
     }
 
-    /// Injects agent-browser.js unless this document already has it.
-    async fn ensure_script(&self) -> Result<()> {
-        let has = self
-            .evaluate(
-                "typeof window.__agentBrowser === 'object'",
-                Code::ActionFailed,
-            )
-            .await?
-            .into_value::<bool>()
-            .unwrap_or(false);
-        if !has {
-            self.evaluate(js::script(), Code::ActionFailed).await?;
+    /// Evaluates one of [`js`]'s script expressions; when this document does not have the
+    /// script yet (a new page), injects it and evaluates again. One round trip when it is
+    /// there, which is nearly always.
+    async fn script_eval(&self, expr: &str) -> Result<String> {
+        let json = self.eval_json(expr).await?;
+        if !js::not_injected(&json) {
+            return Ok(json);
         }
-        Ok(())
+        self.evaluate(js::script(), Code::ActionFailed).await?;
+        self.eval_json(expr).await
     }
 
     async fn url_title(&self) -> (String, String) {
@@ -416,15 +417,14 @@ impl Session {
                 "max_siblings",
             ],
         )?;
-        let render_options = crate::tools::budgets_from_args(args, RenderOptions::default())
+        let render_options = tools::budgets_from_args(args, RenderOptions::default())
             .map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
         let options = JsSnapshotOptions {
             scope: opt_str(args, "scope")?.map(str::to_string),
             interactive_only: opt_bool(args, "interactive_only")?.unwrap_or(false),
             ..JsSnapshotOptions::default()
         };
-        self.ensure_script().await?;
-        let json = self.eval_json(&js::snapshot_js(&options)).await?;
+        let json = self.script_eval(&js::snapshot_js(&options)).await?;
         // `"error":` can only be a key (inside strings the quotes are escaped), and only the
         // script's error objects have that key.
         if json.contains("\"error\":") {
@@ -467,8 +467,7 @@ impl Session {
         let mut stack = vec![&tree.tree];
         while let Some(node) = stack.pop() {
             if let Some(r) = &node.ref_ {
-                let role = node.role.as_deref().unwrap_or_default().to_string();
-                self.refs.insert(r.clone(), role);
+                self.refs.insert(r.clone());
             }
             stack.extend(node.children.iter());
         }
@@ -489,8 +488,9 @@ impl Session {
         }))
     }
 
-    /// The ref of an `act`/`query`, checked against the latest look.
-    async fn live_ref(&self, args: &Map<String, Value>) -> Result<String> {
+    /// The ref of an `act`/`query`, checked against the latest look, with the page state the
+    /// check read (an action measures its changes from it).
+    async fn live_ref(&self, args: &Map<String, Value>) -> Result<(String, PageState)> {
         let ref_ = opt_str(args, "ref")?
             .ok_or_else(|| AgentError::new(Code::InvalidArgs, "\"ref\" is required (e.g. \"e5\")"))?
             .to_string();
@@ -503,7 +503,7 @@ impl Session {
                 format!("no look yet: call look first, then use its refs (not {ref_})"),
             ));
         };
-        if !self.refs.contains_key(&ref_) {
+        if !self.refs.contains(&ref_) {
             return Err(AgentError::new(
                 Code::NotFound,
                 format!(
@@ -513,11 +513,10 @@ impl Session {
                 ),
             ));
         }
-        let state = self.state().await;
-        if state.and_then(|s| s.token).as_deref() != Some(token.as_str()) {
-            return Err(AgentError::stale(&ref_));
+        match self.state().await {
+            Some(state) if state.token.as_deref() == Some(token.as_str()) => Ok((ref_, state)),
+            _ => Err(AgentError::stale(&ref_)),
         }
-        Ok(ref_)
     }
 
     async fn act(&mut self, args: &Map<String, Value>) -> Result<Value> {
@@ -530,12 +529,12 @@ impl Session {
             .to_string();
         // Page-level operations need no ref.
         let needs_ref = !matches!(op.as_str(), "press_key" | "scroll") || args.contains_key("ref");
-        let ref_ = if needs_ref {
-            Some(self.live_ref(args).await?)
+        let (ref_, before) = if needs_ref {
+            let (ref_, state) = self.live_ref(args).await?;
+            (Some(ref_), Some(state))
         } else {
-            None
+            (None, self.state().await)
         };
-        let before = self.state().await;
         self.perform(&op, ref_.as_deref(), args).await?;
         let settled = self.settle(before.as_ref()).await;
         if settled.navigated {
@@ -588,8 +587,7 @@ impl Session {
                     .parse::<js::Direction>()
                     .map_err(|e| AgentError::new(Code::InvalidArgs, e.to_string()))?;
                 let amount = args.get("amount").and_then(Value::as_i64).unwrap_or(600);
-                self.ensure_script().await?;
-                self.eval_json(&js::scroll_js(direction, amount))
+                self.script_eval(&js::scroll_js(direction, amount))
                     .await
                     .map(drop)
             }
@@ -663,12 +661,7 @@ impl Session {
     async fn press_key(&self, key: &str) -> Result<()> {
         let Some(def) = chromiumoxide::keys::get_key_definition(key) else {
             // Not a named key: type it as text.
-            return self
-                .page
-                .execute(InsertTextParams::new(key))
-                .await
-                .map(drop)
-                .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()));
+            return self.input(Ok(InsertTextParams::new(key))).await;
         };
         // As Puppeteer does: a key with text is a keyDown carrying it, others a rawKeyDown.
         let text = def
@@ -695,9 +688,8 @@ impl Session {
     }
 
     async fn script_action(&self, ref_: &str, action: &str, params: Value) -> Result<()> {
-        self.ensure_script().await?;
         let json = self
-            .eval_json(&js::action_js(ref_, action, &params))
+            .script_eval(&js::action_js(ref_, action, &params))
             .await?;
         let result = js::parse_action_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
@@ -804,10 +796,7 @@ impl Session {
             opt_str(args, "text")?,
             opt_str(args, "js")?,
         ) {
-            (Some(r), None, None) => format!(
-                "!!document.querySelector('[data-agent-ref=\"' + CSS.escape({}) + '\"]')",
-                js::js_literal(r)
-            ),
+            (Some(r), None, None) => js::ref_exists_js(r),
             (None, Some(t), None) => format!(
                 "!!document.body && document.body.innerText.includes({})",
                 js::js_literal(t)
@@ -850,7 +839,7 @@ impl Session {
 
     async fn query(&mut self, args: &Map<String, Value>) -> Result<Value> {
         check_keys(args, &["ref", "kind", "limit"])?;
-        let ref_ = self.live_ref(args).await?;
+        let (ref_, _) = self.live_ref(args).await?;
         let kind = opt_str(args, "kind")?.unwrap_or("text");
         if !matches!(
             kind,
@@ -862,8 +851,7 @@ impl Session {
             ));
         }
         let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(4_000) as usize;
-        self.ensure_script().await?;
-        let json = self.eval_json(&js::query_js(&ref_, kind, limit)).await?;
+        let json = self.script_eval(&js::query_js(&ref_, kind, limit)).await?;
         let result = js::parse_query_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
         match result.error.as_deref() {
@@ -893,8 +881,10 @@ impl Session {
             })?;
         match opt_str(args, "path")? {
             Some(path) => {
-                write_atomic(Path::new(path), &png)
-                    .map_err(|e| AgentError::new(Code::ActionFailed, format!("{path}: {e}")))?;
+                crate::atomic::write_with(Path::new(path), |file| {
+                    std::io::Write::write_all(file, &png)
+                })
+                .map_err(|e| AgentError::new(Code::ActionFailed, format!("{path}: {e}")))?;
                 Ok(json!({"path": path, "bytes": png.len()}))
             }
             None => Ok(json!({
@@ -917,49 +907,45 @@ r.top < innerHeight && r.left < innerWidth && r.width > 0 && r.height > 0; })\
 .map(el => el.getAttribute('data-agent-ref')))";
 
 /// Keeps the nodes whose ref is in `keep`, and the ancestors of kept nodes; drops the rest.
-/// Iterative post-order, so depth costs no stack.
+/// Iterative post-order over owned nodes, so depth costs no stack.
 fn keep_refs(root: &mut TreeNode, keep: &[String]) {
-    let keep: std::collections::HashSet<&str> = keep.iter().map(String::as_str).collect();
-    // Post-order: process children before their parent via an explicit stack of raw paths.
-    let mut order: Vec<Vec<usize>> = vec![Vec::new()];
-    let mut i = 0;
-    while i < order.len() {
-        let path = order[i].clone();
-        if let Some(node) = node_at(root, &path) {
-            for c in 0..node.children.len() {
-                let mut p = path.clone();
-                p.push(c);
-                order.push(p);
-            }
+    struct Frame {
+        node: TreeNode,
+        /// Children still to visit, last first.
+        pending: Vec<TreeNode>,
+        kept: Vec<TreeNode>,
+    }
+    let open = |mut node: TreeNode| {
+        let mut pending = std::mem::take(&mut node.children);
+        pending.reverse();
+        Frame {
+            node,
+            pending,
+            kept: Vec::new(),
         }
-        i += 1;
-    }
-    for path in order.iter().rev() {
-        let Some(node) = node_at_mut(root, path) else {
-            continue;
-        };
-        node.children.retain(|child| {
-            child.ref_.as_deref().is_some_and(|r| keep.contains(r)) || !child.children.is_empty()
-        });
-    }
-}
-
-fn node_at<'a>(root: &'a TreeNode, path: &[usize]) -> Option<&'a TreeNode> {
-    path.iter().try_fold(root, |n, &i| n.children.get(i))
-}
-
-fn node_at_mut<'a>(root: &'a mut TreeNode, path: &[usize]) -> Option<&'a mut TreeNode> {
-    path.iter().try_fold(root, |n, &i| n.children.get_mut(i))
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    tmp.persist(path).map(drop).map_err(|e| e.error)
+    let keep: HashSet<&str> = keep.iter().map(String::as_str).collect();
+    let mut stack = vec![open(std::mem::take(root))];
+    while let Some(top) = stack.last_mut() {
+        if let Some(child) = top.pending.pop() {
+            stack.push(open(child));
+            continue;
+        }
+        let Some(Frame { mut node, kept, .. }) = stack.pop() else {
+            break;
+        };
+        node.children = kept;
+        match stack.last_mut() {
+            Some(parent) => {
+                if node.ref_.as_deref().is_some_and(|r| keep.contains(r))
+                    || !node.children.is_empty()
+                {
+                    parent.kept.push(node);
+                }
+            }
+            None => *root = node,
+        }
+    }
 }
 
 fn response(id: Value, result: Result<Value>) -> Value {
@@ -986,25 +972,11 @@ fn check_keys(args: &Map<String, Value>, allowed: &[&str]) -> Result<()> {
 }
 
 fn opt_str<'a>(args: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(AgentError::new(
-            Code::InvalidArgs,
-            format!("{key} must be a string, not {v}"),
-        )),
-    }
+    tools::string_arg(args, key).map_err(|e| AgentError::new(Code::InvalidArgs, e))
 }
 
 fn opt_bool(args: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(v) => Err(AgentError::new(
-            Code::InvalidArgs,
-            format!("{key} must be true or false, not {v}"),
-        )),
-    }
+    tools::bool_arg(args, key).map_err(|e| AgentError::new(Code::InvalidArgs, e))
 }
 
 fn running_as_root() -> bool {
@@ -1025,7 +997,7 @@ fn running_as_root() -> bool {
 /// its descendants and removes the temporary profile.
 fn spawn_guard(
     pid: Option<u32>,
-    profile: Option<&Path>,
+    profile: &Path,
     remove_profile: bool,
 ) -> Option<std::process::Child> {
     use std::io::Write;
@@ -1041,13 +1013,11 @@ fn spawn_guard(
     if let Some(pid) = pid {
         lines.push_str(&format!("pid {pid}\n"));
     }
-    if let Some(dir) = profile {
-        // Chromium's helpers (zygotes, crashpad) name the profile on their command lines,
-        // also those that were re-parented away from the browser process.
-        lines.push_str(&format!("match {}\n", dir.display()));
-        if remove_profile {
-            lines.push_str(&format!("rmdir {}\n", dir.display()));
-        }
+    // Chromium's helpers (zygotes, crashpad) name the profile on their command lines, also
+    // those that were re-parented away from the browser process.
+    lines.push_str(&format!("match {}\n", profile.display()));
+    if remove_profile {
+        lines.push_str(&format!("rmdir {}\n", profile.display()));
     }
     stdin.write_all(lines.as_bytes()).ok()?;
     stdin.flush().ok()?;
@@ -1076,9 +1046,14 @@ pub fn run_guard() {
             dirs.push(PathBuf::from(dir));
         }
     }
-    // Twice: a helper may be starting while the first round kills its parent.
-    for _ in 0..2 {
-        kill_all(&descendants(&pids, &matches));
+    // Again while anything is left: a helper may be starting while a round kills its parent.
+    // After a clean shutdown the first round finds nothing, and the agent exits at once.
+    for _ in 0..3 {
+        let victims = descendants(&pids, &matches);
+        if victims.is_empty() {
+            break;
+        }
+        kill_all(&victims);
         std::thread::sleep(Duration::from_millis(300));
     }
     for dir in dirs {
@@ -1093,14 +1068,12 @@ pub fn run_guard() {
 }
 
 fn kill_all(victims: &[u32]) {
-    if !victims.is_empty() {
-        // std can only signal its own children; kill(1) signals any pid.
-        let _ = std::process::Command::new("kill")
-            .arg("-KILL")
-            .args(victims.iter().map(u32::to_string))
-            .stderr(std::process::Stdio::null())
-            .status();
-    }
+    // std can only signal its own children; kill(1) signals any pid.
+    let _ = std::process::Command::new("kill")
+        .arg("-KILL")
+        .args(victims.iter().map(u32::to_string))
+        .stderr(std::process::Stdio::null())
+        .status();
 }
 
 /// `roots` that still run, processes whose command line holds one of `matches`, and all

@@ -19,7 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
 
-use crate::tools::{self, ToolSet};
+use crate::tools::{self, string_arg, ToolSet};
 use crate::{query, Document, QueryKind, RenderOptions, TreeOptions};
 
 /// What a tool call answers: text for the model, and the same facts as structured content.
@@ -169,29 +169,24 @@ impl Backend for LiveTools {
     async fn call(&self, name: String, args: Map<String, Value>) -> Result<ToolReply, String> {
         let spec = tools::find(&name).ok_or_else(|| format!("unknown tool {name:?}"))?;
         check_args(spec, &args)?;
-        // Each web_* tool is one agent-protocol request.
-        let mut request = args.clone();
-        let (command, op) = match name.as_str() {
+        // Each web_* tool is one agent-protocol request: a command, and the argument that
+        // says which query or operation.
+        let (command, extra) = match name.as_str() {
             "web_snapshot" => ("look", None),
-            "web_get_text" => ("query", Some("text")),
-            "web_get_value" => ("query", Some("value")),
-            "web_click" => ("act", Some("click")),
-            "web_fill" => ("act", Some("fill")),
-            "web_select" => ("act", Some("select")),
-            "web_check" => ("act", Some("check")),
-            "web_uncheck" => ("act", Some("uncheck")),
-            "web_scroll" => ("act", Some("scroll")),
-            "web_press_key" => ("act", Some("press_key")),
+            "web_get_text" => ("query", Some(("kind", "text"))),
+            "web_get_value" => ("query", Some(("kind", "value"))),
+            "web_click" => ("act", Some(("op", "click"))),
+            "web_fill" => ("act", Some(("op", "fill"))),
+            "web_select" => ("act", Some(("op", "select"))),
+            "web_check" => ("act", Some(("op", "check"))),
+            "web_uncheck" => ("act", Some(("op", "uncheck"))),
+            "web_scroll" => ("act", Some(("op", "scroll"))),
+            "web_press_key" => ("act", Some(("op", "press_key"))),
             _ => return Err(format!("{name} is not a live tool")),
         };
-        match (command, op) {
-            ("query", Some(kind)) => {
-                request.insert("kind".into(), Value::from(kind));
-            }
-            (_, Some(op)) => {
-                request.insert("op".into(), Value::from(op));
-            }
-            _ => {}
+        let mut request = args;
+        if let Some((key, value)) = extra {
+            request.insert(key.into(), Value::from(value));
         }
         // Strict-mode callers send null for what they leave out.
         request.retain(|_, v| !v.is_null());
@@ -317,6 +312,8 @@ impl DocCache {
             url: string_arg(args, "url")?.map(str::to_string),
             ..TreeOptions::default()
         };
+        // Arguments first: a bad budget should not cost a parse.
+        let render = tools::budgets_from_args(args, RenderOptions::default())?;
         let (doc, size) = match (string_arg(args, "path")?, string_arg(args, "html")?) {
             (Some(path), None) => {
                 let bytes = std::fs::read(Path::new(path))
@@ -327,7 +324,6 @@ impl DocCache {
             (None, Some(html)) => (Document::parse(html, &options), html.len()),
             _ => return Err("give exactly one of path and html".to_string()),
         };
-        let render = tools::budgets_from_args(args, RenderOptions::default())?;
         let snap = doc.snapshot(&render);
         let handle = format!("d{}", self.next);
         self.next += 1;
@@ -419,15 +415,6 @@ fn check_args(spec: &tools::ToolSpec, args: &Map<String, Value>) -> Result<(), S
         }
     }
     Ok(())
-}
-
-/// A string argument; `None` when absent or null.
-fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Result<Option<&'a str>, String> {
-    match args.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!("{name} must be a string, not {other}")),
-    }
 }
 
 #[cfg(test)]

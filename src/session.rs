@@ -14,8 +14,9 @@
 //!
 //! Everything else passes through untouched: unknown shapes, outputs that are not HTML, and
 //! lines that change nothing keep their exact bytes; changed items keep their key order
-//! (`serde_json`'s `preserve_order`). A second run changes nothing, because a snapshot is not
-//! HTML and carries the [`MARKER`] line.
+//! (`serde_json`'s `preserve_order`). A second run changes nothing: a replacement starts with
+//! `[snapshot]` (or, under a tiny budget, the [`MARKER`] line), never with markup, so it is
+//! not sniffed as HTML.
 //!
 //! ```
 //! use agent_snapshot::session::{compress_jsonl, CompressOptions};
@@ -43,8 +44,7 @@ use serde_json::Value;
 
 use crate::{Document, RenderOptions, TreeOptions};
 
-/// The start of the line appended to every replaced output; its presence makes a second run
-/// a no-op.
+/// The start of the line appended to every replaced output, saying what was replaced.
 pub const MARKER: &str = "[agent-snapshot compress:";
 
 /// How to compress.
@@ -124,6 +124,13 @@ pub enum SessionError {
     Read { path: String, source: io::Error },
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: io::Error },
+    /// Streaming input to output failed; the error may come from either side.
+    #[error("cannot compress {input} into {output}: {source}")]
+    Stream {
+        input: String,
+        output: String,
+        source: io::Error,
+    },
 }
 
 /// The two container formats.
@@ -202,7 +209,7 @@ fn prefix(s: &str, max: usize) -> &str {
 
 /// The replacement for one tool output, or `None` when it is not HTML to replace.
 pub fn compress_output(text: &str, options: &CompressOptions) -> Option<String> {
-    if !looks_like_html(text, options.min_len) || text.contains(MARKER) {
+    if !looks_like_html(text, options.min_len) {
         return None;
     }
     let doc = Document::parse(text, &options.tree);
@@ -477,28 +484,25 @@ pub fn compress_file(
         Some(format) => format,
         None => InputFormat::sniff(reader.fill_buf().map_err(read_err)?),
     };
-    let dir = match output.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(write_err)?;
     let report = match format {
-        InputFormat::Jsonl => {
-            let writer = io::BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-            // A read error and a write error look alike here; both stop the run.
-            compress_jsonl(reader, writer, options, progress).map_err(read_err)?
-        }
+        InputFormat::Jsonl => crate::atomic::write_with(output, |file| {
+            let writer = io::BufWriter::with_capacity(1 << 20, file);
+            compress_jsonl(reader, writer, options, progress)
+        })
+        .map_err(|source| SessionError::Stream {
+            input: input.display().to_string(),
+            output: output.display().to_string(),
+            source,
+        })?,
         InputFormat::Json => {
             let mut bytes = Vec::new();
             io::Read::read_to_end(&mut reader, &mut bytes).map_err(read_err)?;
             let (out, report) = compress_json(&bytes, options);
-            temp.write_all(&out).map_err(write_err)?;
+            crate::atomic::write_with(output, |file| file.write_all(&out)).map_err(write_err)?;
             progress(bytes.len() as u64);
             report
         }
     };
-    temp.as_file().sync_all().map_err(write_err)?;
-    temp.persist(output).map_err(|e| write_err(e.error))?;
     Ok(report)
 }
 

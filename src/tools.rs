@@ -457,6 +457,24 @@ pub fn budgets_from_args(
     Ok(options)
 }
 
+/// A string argument; `None` when absent or null.
+pub fn string_arg<'a>(args: &'a Map<String, Value>, name: &str) -> Result<Option<&'a str>, String> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("{name} must be a string, not {other}")),
+    }
+}
+
+/// A boolean argument; `None` when absent or null.
+pub fn bool_arg(args: &Map<String, Value>, name: &str) -> Result<Option<bool>, String> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(format!("{name} must be true or false, not {other}")),
+    }
+}
+
 /// An integer argument checked against its parameter's range; `None` when absent or null.
 pub fn integer_arg(args: &Map<String, Value>, p: &Param) -> Result<Option<u64>, String> {
     let value = match args.get(p.name) {
