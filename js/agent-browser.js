@@ -5,7 +5,7 @@
 // Shipped minified (js/agent-browser.min.js, made by scripts/js/build.sh).
 (() => {
 'use strict';
-if (window.__agentBrowser && window.__agentBrowser.version === 1) return;
+if ((window.__agentBrowser || {}).version === 1) return;
 let set = s => new Set(s.split(' '));
 let INTERACTIVE = set('button link textbox checkbox radio combobox listbox menuitem menuitemcheckbox menuitemradio option searchbox slider spinbutton switch tab treeitem');
 let CONTENT = set('heading cell gridcell columnheader rowheader listitem article region main navigation img progressbar meter');
@@ -23,7 +23,7 @@ let IMPLICIT = {};
   .split(' ').forEach(p => { p = p.split(':'); for (let t of (p[1] || p[0]).split(',')) IMPLICIT[t] = p[0]; });
 // Every concrete ARIA role: those above plus the rest (src/aria/roles.rs ROLES).
 let ROLES = new Set([...INTERACTIVE, ...CONTENT, ...FROM_CONTENT, ...NO_NAME, ...KIDS_PRESENTATIONAL, ...Object.values(IMPLICIT),
-  ...'alert alertdialog application banner complementary contentinfo directory document feed form grid group list log marquee menu menubar note radiogroup rowgroup search status table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
+  ...'alert alertdialog application banner complementary contentinfo directory document feed form grid log marquee menu menubar note radiogroup rowgroup table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
 let GLOBAL_ARIA = 'atomic busy controls current describedby details dropeffect flowto grabbed keyshortcuts label labelledby live owns relevant roledescription'.split(' ').map(a => 'aria-' + a);
 let CHECKABLE = /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/;
 let ATTRS = 'href name type value placeholder aria-label role src action method'.split(' ');
@@ -42,33 +42,39 @@ let tag = el => el.localName;
 // page meanwhile): every cell asks for its table's role, a layout-table check each time.
 let cache = null, tables = null;
 let memo = (m, el, f) => { let c = m && m.get(el); if (c == null) { c = f(el); if (m) m.set(el, c); } return c; };
-let css = el => memo(cache, el, getComputedStyle);
+// Each property read on a CSSStyleDeclaration serialises its value afresh (~0.5 us), and the
+// walk asks for display up to three times per element: the values it needs on every element
+// are read once into a record; the rare ones (overflow, cursor) through _s when asked.
+let css = el => memo(cache, el, e => { let s = getComputedStyle(e); return {_s: s, _d: s.display, _v: s.visibility, _o: s.opacity}; });
+let cursor = cs => cs._c || (cs._c = cs._s.cursor);
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
 let dropped = r => r === '' || pres(r);
-let shows = cs => cs.visibility === 'visible';
+let shows = cs => cs._v === 'visible';
 let isTrue = (el, a) => /^\s*true\s*$/i.test(attr(el, a) || '');
 let maxText = 200;
 
 // Text cut at n code points, ending in an ellipsis when cut (src/text.rs).
 let cut = (s, n) => { let a = [...s]; return a.length <= n ? s : n ? a.slice(0, n - 1).join('') + '\u2026' : ''; };
 // Rendered text with a character limit: whitespace collapsed, block boundaries as spaces.
-let Buf = limit => {
-  let b = {_s: '', _n: 0, _sp: false, _full: false};
-  let add = w => {
-    let a = [...w], room = limit - b._n;
-    if (a.length > room) { b._s += a.slice(0, room).join(''); b._n = limit; b._full = true; } else { b._s += w; b._n += a.length; }
-  };
-  b._push = t => (t || '').split(SPACE).forEach((w, i) => {
-    if (i) b._sp = true;
-    if (!w || b._full) return;
-    if (b._sp && b._s) add(' ');
-    b._sp = false;
-    add(w);
-  });
-  b._gap = () => { b._sp = true; };
-  return b;
+let buf = limit => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
+let add = (b, w) => {
+  // Length in code points; the word is spread to count them only when it can hold a pair.
+  let n = /[\uD800-\uDFFF]/.test(w) ? [...w].length : w.length, room = b._lim - b._n;
+  if (n > room) { b._s += [...w].slice(0, room).join(''); b._n = b._lim; b._full = true; } else { b._s += w; b._n += n; }
 };
+let put = (b, t) => {
+  if (!t || b._full) return;
+  let ws = t.split(SPACE);
+  for (let i = 0; i < ws.length && !b._full; i++) {
+    if (i) b._sp = true;
+    if (!ws[i]) continue;
+    if (b._sp && b._s) add(b, ' ');
+    b._sp = false;
+    add(b, ws[i]);
+  }
+};
+let gap = b => { b._sp = true; };
 
 // The rendered children of n, last first (a closed <details> shows only its summary), walked
 // by siblings: no array per element.
@@ -82,15 +88,15 @@ let rkids = (n, f) => {
 let hiddenSubtree = (el, cs) =>
   // script, style, head, input[type=hidden]… are display:none in the UA stylesheet; ruby
   // <rt> is left out of names and text as in the offline walk.
-  el.tagName === 'RT' || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
-  || cs.display === 'none' || cs.opacity === '0' || el.inert
+  tag(el) === 'rt' || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
+  || cs._d === 'none' || cs._o === '0' || el.inert
   // No box: checkVisibility() is false for an element without one, and 5x cheaper than
   // getClientRects() (Chrome 105+; older engines take the slow path).
-  || (cs.display !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
+  || (cs._d !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
   // A zero-area box that clips its overflow shows nothing of its content.
-  || (cs.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
+  || (cs._d !== 'inline' && cs._s.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
 let isHidden = el => {
-  for (let e = el; e && e.nodeType === 1; e = up(e)) if (hiddenSubtree(e, css(e))) return true;
+  for (let e = el; e; e = up(e)) if (hiddenSubtree(e, css(e))) return true;
   return !shows(css(el));
 };
 
@@ -144,7 +150,7 @@ let SECTIONING = /^(article|aside|main|nav|section)$/;
 let implicitRole = el => {
   let t = tag(el), p = up(el);
   let tr;
-  if (el.namespaceURI === 'http://www.w3.org/2000/svg') return t === 'svg' ? 'img' : '';
+  if (el instanceof SVGElement) return t === 'svg' ? 'img' : '';
   if (IMPLICIT[t]) return IMPLICIT[t];
   switch (t) {
     case 'a': case 'area': return has(el, 'href') ? 'link' : '';
@@ -178,11 +184,11 @@ let inputRole = el => {
 };
 
 // ---- names (src/aria/name.rs, accname 1.2 steps 2A-2I) ----
-let block = cs => !/^(inline|contents|none)$/.test(cs.display);
+let block = cs => !/^(inline|contents|none)$/.test(cs._d);
 let buttonValue = el => has(el, 'value') ? norm(el.value) : el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : '';
 // 2C: the value a control embedded in a label contributes.
 let embeddedValue = (el, r) => {
-  let t = tag(el), b = Buf(maxText), each = list => list.forEach(o => { b._gap(); b._push(o.textContent); });
+  let t = tag(el), b = buf(maxText), each = list => list.forEach(o => { gap(b); put(b, o.textContent); });
   if (r === 'textbox' || r === 'searchbox') return t === 'input' ? el.value : el.textContent;
   if (r === 'combobox' || r === 'listbox') {
     if (t === 'input') return el.value;
@@ -214,18 +220,18 @@ let content = (root, ctx, b, raw) => {
   kids(root);
   while (stack.length && !b._full) {
     let n = stack.pop();
-    if (n === null) { b._gap(); continue; }
-    if (n.nodeType === 3) { if (ctx._all || css(up(n)).visibility === 'visible') b._push(n.data); continue; }
+    if (n === null) { gap(b); continue; }
+    if (n.nodeType === 3) { if (ctx._all || shows(css(up(n)))) put(b, n.data); continue; }
     if (n.nodeType !== 1) continue;
-    if (tag(n) === 'br') { b._gap(); continue; }
+    if (tag(n) === 'br') { gap(b); continue; }
     let cs = css(n);
     if (!ctx._all && hiddenSubtree(n, cs)) continue;
     let bl = block(cs);
-    if (bl) b._gap();
+    if (bl) gap(b);
     if (!raw && (ctx._all || shows(cs))) {
       if (n === ctx._root && !ctx._ref) continue;
       let t = step(n, ctx);
-      if (t !== null) { b._push(t); if (bl) b._gap(); continue; }
+      if (t !== null) { put(b, t); if (bl) gap(b); continue; }
     }
     if (bl) stack.push(null);
     kids(n);
@@ -233,22 +239,22 @@ let content = (root, ctx, b, raw) => {
 };
 // 2B: referenced elements' text alternatives, hidden ones included.
 let labelledby = (el, a, root) => {
-  let ids = val(el, a), b = Buf(maxText);
+  let ids = val(el, a), b = buf(maxText);
   if (ids) for (let id of ids.split(' ')) {
     let t = D.getElementById(id);
     if (!t || b._full) continue;
-    b._gap();
+    gap(b);
     let ctx = {_root: root, _ref: true, _all: isHidden(t)}, s = step(t, ctx), before = b._s;
-    if (s !== null) b._push(s);
-    else { content(t, ctx, b, false); if (b._s === before) b._push(val(t, 'title')); }
+    if (s !== null) put(b, s);
+    else { content(t, ctx, b, false); if (b._s === before) put(b, val(t, 'title')); }
   }
   return b._s;
 };
 // Visible <label>s joined; '' when _labelled only by empty labels; null when unlabelled.
 let labels = el => {
-  let b = Buf(maxText);
+  let b = buf(maxText);
   let any = false;
-  for (let l of el.labels || []) if (!isHidden(l)) { any = true; b._gap(); content(l, {_root: el, _ref: false, _all: false}, b, false); }
+  for (let l of el.labels || []) if (!isHidden(l)) { any = true; gap(b); content(l, {_root: el, _ref: false, _all: false}, b, false); }
   return any ? b._s : null;
 };
 let nativeName = (el, ctx) => {
@@ -258,7 +264,7 @@ let nativeName = (el, ctx) => {
   if (/^(textarea|select|meter|output|progress|button)$/.test(t)) return labels(el);
   let first = {fieldset: 'legend', figure: 'figcaption', table: 'caption'}[t];
   if (first) {
-    let c = kid(el, first), b = Buf(maxText);
+    let c = kid(el, first), b = buf(maxText);
     if (c && !isHidden(c)) content(c, ctx, b, false);
     return b._s || (t === 'table' ? val(el, 'summary') : null);
   }
@@ -277,7 +283,7 @@ let accName = (el, r) => {
     if (s === '' && el.labels && el.labels.length && tag(el) !== 'button' && !/^(button|submit|reset|image)$/.test(el.type)) return '';
   }
   if (FROM_CONTENT.has(r) || tag(el) === 'summary' || (tag(el) === 'option' && !r)) {
-    let b = Buf(maxText);
+    let b = buf(maxText);
     content(el, ctx, b, false);
     if (b._s) return b._s;
   }
@@ -293,8 +299,7 @@ let states = (el, r) => {
     else if (ac === 'true' || (input && el.checked)) out.push('checked');
   }
   if (isTrue(el, 'aria-selected') || (tag(el) === 'option' && el.selected)) out.push('selected');
-  if (isTrue(el, 'aria-expanded')) out.push('expanded');
-  if (isTrue(el, 'aria-pressed')) out.push('pressed');
+  for (let s of ['expanded', 'pressed']) if (isTrue(el, 'aria-' + s)) out.push(s);
   if (isTrue(el, 'aria-disabled') || el.disabled) out.push('disabled');
   if (isTrue(el, 'aria-required') || el.required) out.push('required');
   return out;
@@ -318,7 +323,7 @@ let cursorInteractive = (el, cs) => {
   let p = up(el);
   return clickable(el) || parseInt(attr(el, 'tabindex'), 10) >= 0 || (el.isContentEditable && !(p && p.isContentEditable))
     // cursor:pointer counts where it starts, not on every descendant that inherits it.
-    || (cs.cursor === 'pointer' && !(p && css(p).cursor === 'pointer'));
+    || (cursor(cs) === 'pointer' && !(p && cursor(css(p)) === 'pointer'));
 };
 // The node for el if it is emitted (open: its text and children still to come).
 let emit = (el, cs, insideP, o) => {
@@ -327,7 +332,7 @@ let emit = (el, cs, insideP, o) => {
   let cat = INTERACTIVE.has(r) ? 'i' : CONTENT.has(r) ? 'c' : r ? 's' : '';
   let cur = o._cursorInteractive && cat !== 'i' && cursorInteractive(el, cs);
   if ((insideP && cat !== 'i' && !cur) || (!r && !cur)) return null;
-  let shown = r || (clickable(el) || cs.cursor === 'pointer' ? 'clickable' : 'focusable');
+  let shown = r || (clickable(el) || cursor(cs) === 'pointer' ? 'clickable' : 'focusable');
   let node = {tag: tag(el), role: shown}, name = accName(el, r ? shown : ''), lv = parseInt(attr(el, 'aria-level'), 10);
   if (name) node.name = name;
   if (r === 'heading') node.level = lv >= 1 ? lv : /^h[1-6]$/.test(tag(el)) ? +tag(el)[1] : 2;
@@ -335,7 +340,7 @@ let emit = (el, cs, insideP, o) => {
   let st = states(el, r);
   if (st.length) node.states = st;
   if (cur || !r) node.cursorInteractive = true;
-  return {_node: node, _el: el, _text: Buf(o._maxTextPerNode), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
+  return {_node: node, _el: el, _text: buf(o._maxTextPerNode), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
     _always: cur || cat === 'i' || (cat === 'c' && !o._interactiveOnly), _labelled: cat === 'c',
     _nameOnly: /^(main|navigation|region|article)$/.test(shown)};
 };
@@ -357,7 +362,7 @@ let snapshot = (options = {}) => {
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
-  let top = {_node: {tag: tag(root)}, _text: Buf(maxText), _kidsP: false, _nameOnly: true}, open = [top], order = [], work = [];
+  let top = {_node: {tag: tag(root)}, _text: buf(maxText), _kidsP: false, _nameOnly: true}, open = [top], order = [], work = [];
   let push = (n, vis) => rkids(n, c => work.push([c, vis]));
   let truncated = false;
   push(root, !shows(css(root)));
@@ -366,17 +371,17 @@ let snapshot = (options = {}) => {
     let cur = open[open.length - 1];
     if (exit) { // leaving an element: close its node, separate block text
       if (exit === 2) { open.pop(); cur = open[open.length - 1]; close(n, cur); }
-      if (bl) cur._text._gap();
+      if (bl) gap(cur._text);
       continue;
     }
-    if (n.nodeType === 3) { if (!vis) cur._text._push(n.data); continue; }
+    if (n.nodeType === 3) { if (!vis) put(cur._text, n.data); continue; }
     if (n.nodeType !== 1) continue;
     stats.visitedNodes++;
-    if (tag(n) === 'br') { cur._text._gap(); continue; }
+    if (tag(n) === 'br') { gap(cur._text); continue; }
     let cs = css(n);
     if (hiddenSubtree(n, cs)) { stats.skippedHidden++; continue; }
     let hid = !shows(cs), b = block(cs);
-    if (b) cur._text._gap();
+    if (b) gap(cur._text);
     let made = !hid && !truncated && emit(n, cs, cur._kidsP, o);
     if (made && stats.emittedNodes >= o._maxNodes) truncated = true;
     if (made && !truncated) { stats.emittedNodes++; order.push(made); open.push(made); work.push([made, hid, 2, b]); }
@@ -469,7 +474,7 @@ let query = (ref, kind, limit) => {
   else if (kind === 'html') v = el.outerHTML;
   else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return (res.error = 'not_a_form_control', res); }
   else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== AR) a[x.name] = x.value; v = JSON.stringify(a); }
-  else if (kind === 'computed_styles') { let s = css(el), a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
+  else if (kind === 'computed_styles') { let s = getComputedStyle(el), a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
   else return (res.error = 'unknown_kind', res);
   // Cut at the limit (UTF-16 units) without splitting a surrogate pair.
   let end = Math.min(lim, v.length);
