@@ -10,9 +10,11 @@
 //! input gets an error, never a stack overflow.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The schema version this crate writes and reads.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -65,8 +67,8 @@ pub struct TreeNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u32>,
     /// Selected attributes, values cut at `maxAttrValueLen`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub attrs: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Attrs::is_empty")]
+    pub attrs: Attrs,
     /// Boolean states that are on: `checked`, `mixed`, `selected`, `expanded`, `pressed`,
     /// `disabled`, `required`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -77,6 +79,99 @@ pub struct TreeNode {
     pub cursor_interactive: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
+}
+
+/// A node's attributes, by name, iterated in name order (a JSON object in the schema).
+///
+/// A node carries a handful at most, so they are a vector sorted by name: a `BTreeMap` would
+/// allocate a ~500-byte leaf for every node that has one attribute, which on a page with
+/// thousands of links was the largest part of the tree.
+///
+/// ```
+/// use agent_snapshot::Attrs;
+///
+/// let mut attrs = Attrs::default();
+/// attrs.insert("type", "search".to_string());
+/// attrs.insert("href", "/".to_string());
+/// assert_eq!(attrs.get("type"), Some("search"));
+/// let names: Vec<&str> = attrs.iter().map(|(name, _)| name).collect();
+/// assert_eq!(names, ["href", "type"]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attrs(Vec<(Cow<'static, str>, String)>);
+
+impl Attrs {
+    /// The value of `name`, if the node has it.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let i = self.0.binary_search_by(|(k, _)| (**k).cmp(name)).ok()?;
+        Some(self.0[i].1.as_str())
+    }
+
+    /// Sets `name` to `value`; returns the value it replaces.
+    pub fn insert(&mut self, name: impl Into<Cow<'static, str>>, value: String) -> Option<String> {
+        let name = name.into();
+        match self.0.binary_search_by(|(k, _)| (**k).cmp(&*name)) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (name, value));
+                None
+            }
+        }
+    }
+
+    /// `(name, value)` pairs in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (&**k, v.as_str()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<K: Into<Cow<'static, str>>> FromIterator<(K, String)> for Attrs {
+    fn from_iter<I: IntoIterator<Item = (K, String)>>(iter: I) -> Self {
+        let mut attrs = Attrs::default();
+        for (k, v) in iter {
+            attrs.insert(k, v);
+        }
+        attrs
+    }
+}
+
+impl Serialize for Attrs {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Attrs {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AttrsVisitor;
+        impl<'de> Visitor<'de> for AttrsVisitor {
+            type Value = Attrs;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of attribute names to string values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attrs, A::Error> {
+                let mut attrs = Attrs::default();
+                // A repeated name keeps its last value, as a JSON object read into a map does.
+                while let Some((k, v)) = map.next_entry::<String, String>()? {
+                    attrs.insert(k, v);
+                }
+                Ok(attrs)
+            }
+        }
+        deserializer.deserialize_map(AttrsVisitor)
+    }
 }
 
 /// Counters from the producer.
@@ -214,6 +309,24 @@ mod tests {
         assert!(json.contains("\"cursorInteractive\":true"));
         assert!(json.contains("\"domNodes\":0"));
         assert_eq!(NodeTree::from_json(&json).expect("parse"), tree);
+    }
+
+    #[test]
+    fn attrs_read_as_an_object_in_name_order_last_value_wins() {
+        let json =
+            r#"{"version":1,"tree":{"tag":"a","attrs":{"type":"x","href":"/a","href":"/b"}}}"#;
+        let tree = NodeTree::from_json(json).expect("parse");
+        let attrs = &tree.tree.attrs;
+        assert_eq!(attrs.len(), 2);
+        assert_eq!(attrs.get("href"), Some("/b"));
+        assert_eq!(attrs.get("title"), None);
+        assert!(tree
+            .to_json()
+            .contains(r#""attrs":{"href":"/b","type":"x"}"#));
+        assert!(matches!(
+            NodeTree::from_json(r#"{"version":1,"tree":{"tag":"a","attrs":{"href":1}}}"#),
+            Err(TreeJsonError::Malformed(_))
+        ));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf};
-use crate::tree::{NodeTree, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION};
+use crate::tree::{Attrs, NodeTree, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION};
 
 /// Attributes the tree carries by default (and the renderer shows by default).
 pub const DEFAULT_ATTRS: &[&str] = &[
@@ -105,6 +105,10 @@ impl Open {
             ..
         } = self;
         let text = text.finish().0;
+        // Children were pushed one by one (capacity doubling): give the slack back now that
+        // the list is final. Shrinking reallocs in place, and a list of 5 000 items would
+        // otherwise hold up to a megabyte it never uses.
+        node.children.shrink_to_fit();
         if !text.is_empty() && !name_only && node.name.as_deref() != Some(text.as_str()) {
             node.text = Some(text);
         }
@@ -128,11 +132,18 @@ enum Work {
 /// Walks `dom` into a node tree.
 pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
     let names = Names::new(dom, index, opts.max_text_per_node);
-    // Interned once: looking attributes up by atom is a pointer compare per attribute.
-    let attr_names: Vec<(html5ever::LocalName, &str)> = opts
+    // Interned once: looking attributes up by atom is a pointer compare per attribute. The
+    // default names are static, so the tree's keys do not allocate.
+    let attr_names: Vec<(html5ever::LocalName, Cow<'static, str>)> = opts
         .attrs
         .iter()
-        .map(|a| (html5ever::LocalName::from(a.as_str()), a.as_str()))
+        .map(|a| {
+            let key = match DEFAULT_ATTRS.iter().find(|d| **d == a.as_str()) {
+                Some(d) => Cow::Borrowed(*d),
+                None => Cow::Owned(a.clone()),
+            };
+            (html5ever::LocalName::from(a.as_str()), key)
+        })
         .collect();
     let root = dom
         .body()
@@ -309,7 +320,7 @@ fn emit(
     dom: &Dom,
     names: &Names,
     opts: &TreeOptions,
-    attr_names: &[(html5ever::LocalName, &str)],
+    attr_names: &[(html5ever::LocalName, Cow<'static, str>)],
     id: NodeId,
     el: &Element,
     style: &InlineStyle,
@@ -445,42 +456,46 @@ fn attrs(
     id: NodeId,
     el: &Element,
     opts: &TreeOptions,
-    attr_names: &[(html5ever::LocalName, &str)],
-) -> std::collections::BTreeMap<String, String> {
-    let mut out = std::collections::BTreeMap::new();
+    attr_names: &[(html5ever::LocalName, Cow<'static, str>)],
+) -> Attrs {
+    let mut out = Attrs::default();
     if el.attrs.is_empty() && !el.is_html(&local_name!("textarea")) {
         return out;
     }
     for (atom, name) in attr_names {
+        let textarea_text;
         let value = match el.attr(atom) {
-            Some(v) => Some(v.to_string()),
+            Some(v) => v,
             // A textarea's value is its text.
-            None if *name == "value" && el.is_html(&local_name!("textarea")) => {
+            None if name == "value" && el.is_html(&local_name!("textarea")) => {
                 let mut buf = TextBuf::new(opts.max_attr_value_len);
                 for d in dom.descendants(id) {
                     if let NodeData::Text(t) = &dom.node(d).data {
                         buf.push_str(t);
                     }
                 }
-                Some(buf.finish().0).filter(|v| !v.is_empty())
+                textarea_text = buf.finish().0;
+                if textarea_text.is_empty() {
+                    continue;
+                }
+                &textarea_text
             }
-            None => None,
+            None => continue,
         };
-        if let Some(v) = value {
-            let v = v.trim();
-            // An inline `data:` URL is bytes, not a location: keep its media type only.
-            let v = match v.get(..5) {
-                Some(scheme) if scheme.eq_ignore_ascii_case("data:") => match v.find(',') {
-                    Some(comma) if comma + 1 < v.len() => format!("{}…", &v[..=comma]),
-                    _ => v.to_string(),
-                },
-                _ => v.to_string(),
-            };
-            out.insert(
-                name.to_string(),
-                truncate_with_ellipsis(&v, opts.max_attr_value_len).into_owned(),
-            );
-        }
+        let v = value.trim();
+        // An inline `data:` URL is bytes, not a location: keep its media type only.
+        let v = match v.get(..5) {
+            Some(scheme) if scheme.eq_ignore_ascii_case("data:") => match v.find(',') {
+                Some(comma) if comma + 1 < v.len() => Cow::Owned(format!("{}…", &v[..=comma])),
+                _ => Cow::Borrowed(v),
+            },
+            _ => Cow::Borrowed(v),
+        };
+        let v = match truncate_with_ellipsis(&v, opts.max_attr_value_len) {
+            Cow::Borrowed(_) => v.into_owned(),
+            Cow::Owned(cut) => cut,
+        };
+        out.insert(name.clone(), v);
     }
     out
 }
@@ -749,11 +764,8 @@ mod tests {
             .into_iter()
             .find(|n| n.ref_.as_deref() == Some("e3"))
             .expect("e3");
-        assert_eq!(
-            search.attrs.get("placeholder").map(String::as_str),
-            Some("Search...")
-        );
-        assert_eq!(search.attrs.get("type").map(String::as_str), Some("search"));
+        assert_eq!(search.attrs.get("placeholder"), Some("Search..."));
+        assert_eq!(search.attrs.get("type"), Some("search"));
     }
 
     #[test]
@@ -831,10 +843,7 @@ mod tests {
         let main = &w.tree.tree.children[0];
         assert_eq!((main.ref_.as_deref(), main.text.as_deref()), (None, None));
         let img = &main.children[1];
-        assert_eq!(
-            img.attrs.get("src").map(String::as_str),
-            Some("data:image/png;base64,…")
-        );
+        assert_eq!(img.attrs.get("src"), Some("data:image/png;base64,…"));
     }
 
     #[test]

@@ -268,7 +268,7 @@ fn shown_attrs<'n>(
     let label = label.map(str::to_string);
     opts.include_attrs.iter().filter_map(move |name| {
         let value = node.attrs.get(name)?;
-        if Some(value.as_str()) == label.as_deref() {
+        if Some(value) == label.as_deref() {
             return None;
         }
         if name == "role" && value.eq_ignore_ascii_case(role) {

@@ -9,12 +9,11 @@
 mod format;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::text::truncate_with_ellipsis;
-use crate::tree::{NodeTree, TreeNode};
+use crate::tree::{Attrs, NodeTree, TreeNode};
 use crate::walk::DEFAULT_ATTRS;
 
 /// Output format.
@@ -107,7 +106,7 @@ pub struct NodeRef {
     pub tag: Cow<'static, str>,
     pub role: Option<Cow<'static, str>>,
     pub name: Option<String>,
-    pub attrs: BTreeMap<String, String>,
+    pub attrs: Attrs,
     pub text_snippet: Option<String>,
 }
 
@@ -318,10 +317,10 @@ fn node_ref(r: &str, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
         attrs: node
             .attrs
             .iter()
-            .filter(|(k, _)| opts.include_attrs.iter().any(|a| a == *k))
+            .filter(|(k, _)| opts.include_attrs.iter().any(|a| a == k))
             .map(|(k, v)| {
                 (
-                    k.clone(),
+                    k.to_string(),
                     truncate_with_ellipsis(v, opts.max_attr_value_len).into_owned(),
                 )
             })

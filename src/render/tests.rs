@@ -155,7 +155,7 @@ fn long_labels_and_attrs_are_cut_on_char_boundaries() {
     let mut tree = list_tree(1);
     let item = &mut tree.tree.children[0].children[0];
     item.name = Some("金".repeat(500));
-    item.attrs.insert("href".into(), "/".repeat(1000));
+    item.attrs.insert("href", "/".repeat(1000));
     let opts = RenderOptions {
         max_text_per_node: 10,
         max_attr_value_len: 20,
