@@ -124,22 +124,36 @@ impl Attrs {
         self.0.iter().map(|(k, v)| (&**k, v.as_str()))
     }
 
+    /// How many attributes there are.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Sorts pairs gathered in any order; a repeated name keeps its last value. O(n log n):
+    /// inserting one by one into the sorted vector would be O(n²) for a hostile JSON object
+    /// with a million keys in reverse order.
+    fn from_pairs(mut pairs: Vec<(Cow<'static, str>, String)>) -> Attrs {
+        // Stable: among equal names the input order survives, so the last one is last.
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(Cow<'static, str>, String)> = Vec::with_capacity(pairs.len());
+        for pair in pairs {
+            match out.last_mut() {
+                Some(last) if last.0 == pair.0 => *last = pair,
+                _ => out.push(pair),
+            }
+        }
+        Attrs(out)
     }
 }
 
 impl<K: Into<Cow<'static, str>>> FromIterator<(K, String)> for Attrs {
     fn from_iter<I: IntoIterator<Item = (K, String)>>(iter: I) -> Self {
-        let mut attrs = Attrs::default();
-        for (k, v) in iter {
-            attrs.insert(k, v);
-        }
-        attrs
+        Attrs::from_pairs(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }
 }
 
@@ -162,12 +176,12 @@ impl<'de> Deserialize<'de> for Attrs {
                 f.write_str("an object of attribute names to string values")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attrs, A::Error> {
-                let mut attrs = Attrs::default();
                 // A repeated name keeps its last value, as a JSON object read into a map does.
+                let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
                 while let Some((k, v)) = map.next_entry::<String, String>()? {
-                    attrs.insert(k, v);
+                    pairs.push((Cow::Owned(k), v));
                 }
-                Ok(attrs)
+                Ok(Attrs::from_pairs(pairs))
             }
         }
         deserializer.deserialize_map(AttrsVisitor)
@@ -327,6 +341,32 @@ mod tests {
             NodeTree::from_json(r#"{"version":1,"tree":{"tag":"a","attrs":{"href":1}}}"#),
             Err(TreeJsonError::Malformed(_))
         ));
+    }
+
+    #[test]
+    fn many_attributes_in_reverse_order_read_in_n_log_n() {
+        // 200 000 keys, descending: one-by-one sorted insertion would move ~2·10^10 entries.
+        let n = 200_000;
+        let body: Vec<String> = (0..n).rev().map(|i| format!("\"a{i:06}\":\"v\"")).collect();
+        let json = format!(
+            "{{\"version\":1,\"tree\":{{\"tag\":\"a\",\"attrs\":{{{}}}}}}}",
+            body.join(",")
+        );
+        let tree = NodeTree::from_json(&json).expect("parse");
+        let names: Vec<&str> = tree.tree.attrs.iter().map(|(k, _)| k).collect();
+        assert_eq!(names.len(), n);
+        assert!(names.windows(2).all(|w| w[0] < w[1]));
+        let collected: Attrs = [
+            ("b", "1".to_string()),
+            ("a", "2".to_string()),
+            ("b", "3".to_string()),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            collected.iter().collect::<Vec<_>>(),
+            [("a", "2"), ("b", "3")]
+        );
     }
 
     #[test]
