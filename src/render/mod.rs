@@ -150,13 +150,19 @@ pub struct SnapshotResult {
 }
 
 /// One node of the tree in pre-order, with what the budget loop needs to skip and fold.
+///
+/// Positions are `u32` (24 bytes an entry instead of 40: the list holds every node of the
+/// tree, and on a dense page it is the render's largest allocation). A tree cannot have 2³²
+/// nodes: the walk emits at most one per element of the input, and JSON from outside is
+/// capped at [`crate::tree::MAX_JSON_BYTES`].
 struct Flat<'a> {
     node: &'a TreeNode,
-    /// Indentation level (children of the root are 0).
-    depth: usize,
-    parent: usize,
+    /// Indentation level (children of the root are 0); the tree is at most
+    /// [`crate::tree::MAX_TREE_DEPTH`] deep.
+    depth: u32,
+    parent: u32,
     /// Index just past this node's subtree.
-    end: usize,
+    end: u32,
     /// This node or a descendant has a ref (valid or not: a node with a bad ref still shows).
     has_ref: bool,
 }
@@ -183,9 +189,9 @@ fn valid_refs(flat: &[Flat<'_>]) -> Vec<bool> {
 fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
     let mut flat: Vec<Flat<'_>> = Vec::new();
     // (node, tree depth, parent index); the root is entry 0 and is never written.
-    let mut stack: Vec<(&TreeNode, usize, usize)> = vec![(root, 0, 0)];
+    let mut stack: Vec<(&TreeNode, u32, u32)> = vec![(root, 0, 0)];
     while let Some((node, depth, parent)) = stack.pop() {
-        let index = flat.len();
+        let index = position(flat.len());
         flat.push(Flat {
             node,
             depth: depth.saturating_sub(1),
@@ -193,22 +199,32 @@ fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
             end: 0,
             has_ref: node.ref_.is_some(),
         });
-        stack.extend(node.children.iter().rev().map(|c| (c, depth + 1, index)));
+        stack.extend(
+            node.children
+                .iter()
+                .rev()
+                .map(|c| (c, depth.saturating_add(1), index)),
+        );
     }
     // Subtree ends and ref presence, children before parents.
     let len = flat.len();
     for i in (0..len).rev() {
         if flat[i].end == 0 {
-            flat[i].end = i + 1;
+            flat[i].end = position(i + 1);
         }
         if i > 0 {
-            let p = flat[i].parent;
+            let p = flat[i].parent as usize;
             let (end, has_ref) = (flat[i].end, flat[i].has_ref);
             flat[p].end = flat[p].end.max(end);
             flat[p].has_ref |= has_ref;
         }
     }
     flat
+}
+
+/// A position in the flat list as stored (see [`Flat`] for why it fits).
+fn position(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 /// Renders a node tree under the given budgets.
@@ -233,42 +249,42 @@ pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
         out.reason(TruncateReason::MaxNodes);
     }
     let mut refs = Vec::new();
-    let mut shown_children = vec![0usize; flat.len()];
+    let mut shown_children = vec![0u32; flat.len()];
     let mut i = 1;
     while i < flat.len() {
         let e = &flat[i];
+        let (depth, parent, end) = (e.depth as usize, e.parent as usize, e.end as usize);
         let visible = !opts.compact || e.has_ref;
         if !visible {
-            i = e.end;
+            i = end;
             continue;
         }
-        if e.depth > opts.max_depth {
+        if depth > opts.max_depth {
             out.reason(TruncateReason::MaxDepth);
-            i = e.end;
+            i = end;
             continue;
         }
-        if shown_children[e.parent] >= opts.max_siblings {
+        if shown_children[parent] as usize >= opts.max_siblings {
             let more = visible_siblings_from(&flat, i, opts.compact);
             out.reason(TruncateReason::MaxSiblings);
-            if !out.fold(e.depth, more) {
+            if !out.fold(depth, more) {
                 break;
             }
-            i = flat[e.parent].end;
+            i = flat[parent].end as usize;
             continue;
         }
         if out.nodes() >= opts.max_nodes {
             out.reason(TruncateReason::MaxNodes);
-            out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));
+            out.fold(depth, visible_siblings_from(&flat, i, opts.compact));
             break;
         }
-        let has_visible_child =
-            e.depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
-        if !out.node(e.node, e.depth, has_visible_child, refs_ok[i]) {
+        let has_visible_child = depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
+        if !out.node(e.node, depth, has_visible_child, refs_ok[i]) {
             out.reason(TruncateReason::MaxCharsTotal);
-            out.fold(e.depth, visible_siblings_from(&flat, i, opts.compact));
+            out.fold(depth, visible_siblings_from(&flat, i, opts.compact));
             break;
         }
-        shown_children[e.parent] += 1;
+        shown_children[parent] = shown_children[parent].saturating_add(1);
         if let (Some(r), true) = (&e.node.ref_, refs_ok[i]) {
             refs.push(node_ref(r, e.node, opts));
         }
@@ -285,24 +301,24 @@ pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
 /// Whether any child of `flat[i]` would be shown.
 fn has_visible_child(flat: &[Flat<'_>], i: usize, compact: bool) -> bool {
     let mut j = i + 1;
-    while j < flat[i].end {
+    while j < flat[i].end as usize {
         if !compact || flat[j].has_ref {
             return true;
         }
-        j = flat[j].end;
+        j = flat[j].end as usize;
     }
     false
 }
 
 /// How many siblings from `i` on (inclusive) would have been shown.
 fn visible_siblings_from(flat: &[Flat<'_>], mut i: usize, compact: bool) -> usize {
-    let parent_end = flat[flat[i].parent].end;
+    let parent_end = flat[flat[i].parent as usize].end as usize;
     let mut n = 0;
     while i < parent_end {
         if !compact || flat[i].has_ref {
             n += 1;
         }
-        i = flat[i].end;
+        i = flat[i].end as usize;
     }
     n
 }
