@@ -93,7 +93,8 @@ let hiddenSubtree = (el, cs) =>
   // No box: checkVisibility() is false for an element without one, and 5x cheaper than
   // getClientRects() (Chrome 105+; older engines take the slow path).
   || (cs._d !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
-  // A zero-area box that clips its overflow shows nothing of its content.
+  // A zero-area box that clips its overflow shows nothing of its content (overflow does not
+  // apply to inline boxes, so theirs is not read: a style read costs as much as the rest).
   || (cs._d !== 'inline' && cs._s.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
 let isHidden = el => {
   for (let e = el; e; e = up(e)) if (hiddenSubtree(e, css(e))) return true;

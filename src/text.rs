@@ -28,9 +28,15 @@ thread_local! {
     /// exact size. The tree keeps thousands of short names and texts: one 64-byte buffer each
     /// was the largest item at peak memory, and shrinking each one afterwards cost 3% of the
     /// instructions. Nested buffers (a label's text inside a name) find it taken and grow
-    /// their own, which then becomes the next one to reuse.
+    /// their own, which then becomes the next one to reuse. One that grew past
+    /// [`SCRATCH_KEEP`] is dropped instead of kept.
     static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
 }
+
+/// The largest scratch buffer kept for reuse, in bytes: labels are far shorter, and a thread
+/// that once normalised a megabyte of text (a long-lived MCP server, a compression worker)
+/// must not hold that megabyte for good.
+const SCRATCH_KEEP: usize = 4096;
 
 /// An accumulator of rendered text with an optional character limit.
 #[derive(Debug, Clone)]
@@ -127,8 +133,10 @@ impl TextBuf {
     pub fn finish(self) -> (String, bool) {
         let text = self.out.as_str().to_owned();
         let mut scratch = self.out;
-        scratch.clear();
-        SCRATCH.set(scratch);
+        if scratch.capacity() <= SCRATCH_KEEP {
+            scratch.clear();
+            SCRATCH.set(scratch);
+        }
         (text, self.truncated)
     }
 }
