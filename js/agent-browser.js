@@ -5,6 +5,9 @@
 // Shipped minified (js/agent-browser.min.js, made by scripts/js/build.sh).
 (() => {
 'use strict';
+// `window.__agentBrowser` is spelled out: the build mangles properties that start with `_`,
+// and only those of the global `window` itself are left alone.
+let W = window;
 if ((window.__agentBrowser || {}).version === 1) return;
 let set = s => new Set(s.split(' '));
 let INTERACTIVE = set('button link textbox checkbox radio combobox listbox menuitem menuitemcheckbox menuitemradio option searchbox slider spinbutton switch tab treeitem');
@@ -404,14 +407,13 @@ let snapshot = (options = {}) => {
 
 // ---- actions and queries ----
 let find = ref => typeof ref === 'string' && /^e[1-9][0-9]{0,9}$/.test(ref) ? D.querySelector(`[${AR}="${ref}"]`) : null;
-let fail = (error, ref, action) => ({success: false, error, ref, action});
 let center = el => {
   el.scrollIntoView({block: 'center', behavior: 'instant'});
   let r = el.getBoundingClientRect();
   return {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
 };
 let fire = (el, types, at) => types.split(' ').forEach(ty => send(el, 
-  new (/^pointer/.test(ty) && window.PointerEvent ? PointerEvent : MouseEvent)(ty, Object.assign({bubbles: true, cancelable: true, composed: true, view: window, button: 0}, at))));
+  new (/^pointer/.test(ty) && W.PointerEvent ? PointerEvent : MouseEvent)(ty, Object.assign({bubbles: true, cancelable: true, composed: true, view: W, button: 0}, at))));
 let changed = el => ['input', 'change'].forEach(ty => send(el, new Event(ty, {bubbles: true})));
 // Through the prototype's setter, so React/Vue controlled inputs see the change.
 let setValue = (el, v) => {
@@ -420,10 +422,10 @@ let setValue = (el, v) => {
   changed(el);
 };
 let action = (ref, name, params) => {
-  let p = params || {}, el = find(ref), ok = {success: true, action: name, ref}, t = el && tag(el);
-  if (!el) return fail('ref_not_found', ref, name);
-  if (!/^(scroll_into_view|focus)$/.test(name) && isHidden(el)) return fail('not_visible', ref, name);
-  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|check|uncheck|clear)$/.test(name)) return fail('disabled', ref, name);
+  let p = params || {}, el = find(ref), ok = {success: true, action: name, ref}, t = el && tag(el), no = error => ({success: false, error, ref, action: name});
+  if (!el) return no('ref_not_found');
+  if (!/^(scroll_into_view|focus)$/.test(name) && isHidden(el)) return no('not_visible');
+  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|check|uncheck|clear)$/.test(name)) return no('disabled');
   switch (name) {
     case 'click': {
       let at = center(el);
@@ -438,24 +440,24 @@ let action = (ref, name, params) => {
       el.focus();
       if (t === 'input' || t === 'textarea') { setValue(el, v); ok.value = el.value; return ok; }
       if (el.isContentEditable) { el.textContent = v; changed(el); ok.value = el.textContent; return ok; }
-      return fail('not_fillable', ref, name);
+      return no('not_fillable');
     }
     case 'select': {
-      if (t !== 'select') return fail('not_a_select_element', ref, name);
+      if (t !== 'select') return no('not_a_select_element');
       let want = [].concat(p.values == null ? d0(p.value) : p.values).map(String), hit = [];
       for (let opt of el.options) {
         let m = want.includes(opt.value) || want.includes(norm(opt.text));
         if (el.multiple || !hit.length) { opt.selected = m; if (m) hit.push(opt.value); }
       }
-      if (!hit.length) return fail('option_not_found', ref, name);
+      if (!hit.length) return no('option_not_found');
       changed(el);
       ok.values = hit;
       return ok;
     }
     case 'check': case 'uncheck': {
       let box = t === 'input' && /^(checkbox|radio)$/.test(el.type), state = () => box ? el.checked : isTrue(el, 'aria-checked');
-      if (!box && !CHECKABLE.test(role(el))) return fail('not_checkable', ref, name);
-      if (name === 'uncheck' && box && el.type === 'radio') return fail('not_checkable', ref, name);
+      if (!box && !CHECKABLE.test(role(el))) return no('not_checkable');
+      if (name === 'uncheck' && box && el.type === 'radio') return no('not_checkable');
       if (state() !== (name === 'check')) el.click();
       ok.checked = state();
       return ok;
@@ -464,28 +466,28 @@ let action = (ref, name, params) => {
     case 'hover': fire(el, 'pointerover mouseover mouseenter mousemove', center(el)); return ok;
     case 'scroll_into_view': center(el); return ok;
   }
-  return fail('unknown_action', ref, name);
+  return no('unknown_action');
 };
 let d0 = v => v == null ? '' : v;
 let query = (ref, kind, limit) => {
-  let el = find(ref), lim = limit == null ? 4000 : Math.max(0, limit | 0), res = {ref, kind, value: '', truncated: false};
-  if (!el) return (res.error = 'ref_not_found', res);
+  let el = find(ref), lim = limit == null ? 4000 : Math.max(0, limit | 0), res = {ref, kind, value: '', truncated: false}, no = e => (res.error = e, res);
+  if (!el) return no('ref_not_found');
   let v;
   if (kind === 'text') v = norm(el.innerText);
   else if (kind === 'html') v = el.outerHTML;
-  else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return (res.error = 'not_a_form_control', res); }
+  else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return no('not_a_form_control'); }
   else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== AR) a[x.name] = x.value; v = JSON.stringify(a); }
   else if (kind === 'computed_styles') { let s = getComputedStyle(el), a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
-  else return (res.error = 'unknown_kind', res);
+  else return no('unknown_kind');
   // Cut at the limit (UTF-16 units) without splitting a surrogate pair.
   let end = Math.min(lim, v.length);
   if (end < v.length && end > 0 && /[\ud800-\udbff]/.test(v[end - 1])) end--;
   return Object.assign(res, {value: v.slice(0, end), truncated: end < v.length});
 };
-let scrolled = () => ({success: true, scrollX: window.scrollX, scrollY: window.scrollY});
+let scroll = f => (x, y) => (W[f](x || 0, y || 0), {success: true, scrollX: W.scrollX, scrollY: W.scrollY});
 let page = {
-  scrollBy: (x, y) => { window.scrollBy(x || 0, y || 0); return scrolled(); },
-  scrollTo: (x, y) => { window.scrollTo(x || 0, y || 0); return scrolled(); },
+  scrollBy: scroll('scrollBy'),
+  scrollTo: scroll('scrollTo'),
   getUrl: () => location.href,
   getTitle: () => D.title,
   pressKey: key => {

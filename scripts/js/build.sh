@@ -12,7 +12,7 @@ fi
 out=$(mktemp)
 # ES2017 target: nothing newer than the source uses sneaks in through compression.
 node_modules/.bin/terser ../../js/agent-browser.js --ecma 2017 --format ecma=2017 --compress ecma=2017,passes=3,arrows=true,unsafe_arrows=true --mangle --mangle-props regex=/^_/ \
-  --comments '/^!/' --preamble '// agent-browser.js (minified; source: js/agent-browser.js in agent-snapshot)' -o "$out"
+  --comments '/^!/' --preamble '// agent-snapshot: js/agent-browser.js, minified' -o "$out"
 if [ "${1:-}" = "--check" ]; then
   cmp -s "$out" ../../js/agent-browser.min.js || { echo "js/agent-browser.min.js is stale: run scripts/js/build.sh"; exit 1; }
 else
