@@ -353,8 +353,8 @@ fn write_out(text: &str) -> Result<(), CliError> {
 }
 
 fn snapshot(args: &SnapshotArgs) -> Result<(), CliError> {
-    // The document holds its own copy of the page: the input goes before the render.
-    let doc = Document::parse_bytes(&read_input(&args.file)?, &args.tree.options())?;
+    // Handed over by value: the document frees the input once parsed, before the walk.
+    let doc = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?;
     let out = if args.tree_json {
         write_out(&doc.tree().to_json())
     } else {
@@ -375,7 +375,7 @@ fn render_cmd(args: &RenderArgs) -> Result<(), CliError> {
 }
 
 fn query_cmd(args: &QueryArgs) -> Result<(), CliError> {
-    let doc = Document::parse_bytes(&read_input(&args.file)?, &args.tree.options())?;
+    let doc = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?;
     let kind = match args.kind {
         KindArg::Text => QueryKind::Text,
         KindArg::Attrs => QueryKind::Attrs,

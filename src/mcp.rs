@@ -318,8 +318,9 @@ impl DocCache {
             (Some(path), None) => {
                 let bytes = std::fs::read(Path::new(path))
                     .map_err(|e| format!("cannot read {path:?}: {e}"))?;
-                let doc = Document::parse_bytes(&bytes, &options).map_err(|e| e.to_string())?;
-                (doc, bytes.len())
+                let size = bytes.len();
+                let doc = Document::parse_bytes(bytes, &options).map_err(|e| e.to_string())?;
+                (doc, size)
             }
             (None, Some(html)) => (Document::parse(html, &options), html.len()),
             _ => return Err("give exactly one of path and html".to_string()),

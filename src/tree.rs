@@ -113,6 +113,9 @@ impl Attrs {
         match self.0.binary_search_by(|(k, _)| (**k).cmp(&*name)) {
             Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
             Err(i) => {
+                // Grown one slot at a time: a node has one to three attributes, and doubling
+                // would leave most of a four-slot block (48 bytes a slot) empty on each.
+                self.0.reserve_exact(1);
                 self.0.insert(i, (name, value));
                 None
             }

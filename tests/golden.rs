@@ -9,7 +9,7 @@ fn corpus(name: &str) -> Vec<u8> {
 }
 
 fn snap(name: &str, tree: &TreeOptions, render: &RenderOptions) -> String {
-    let doc = Document::parse_bytes(&corpus(name), tree).expect("parse");
+    let doc = Document::parse_bytes(corpus(name), tree).expect("parse");
     doc.snapshot(render).text
 }
 

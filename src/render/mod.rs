@@ -171,23 +171,62 @@ struct Flat<'a> {
 /// tree from outside (the in-browser script, or anything posing as it) may hold anything in
 /// `ref`; an invalid or repeated ref is shown as no ref rather than one that cannot resolve.
 fn valid_refs(flat: &[Flat<'_>]) -> Vec<bool> {
-    let mut seen = std::collections::HashSet::new();
-    flat.iter()
-        .map(|f| {
-            f.node.ref_.as_deref().is_some_and(|r| {
-                let digits = r.strip_prefix('e').unwrap_or("");
-                !digits.is_empty()
-                    && !digits.starts_with('0')
-                    && digits.len() <= 10
-                    && digits.bytes().all(|b| b.is_ascii_digit())
-                    && seen.insert(r)
-            })
-        })
-        .collect()
+    let number = |f: &Flat<'_>| {
+        let digits = f.node.ref_.as_deref()?.strip_prefix('e')?;
+        let ok = !digits.is_empty()
+            && !digits.starts_with('0')
+            && digits.len() <= 10
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        digits.parse::<u64>().ok().filter(|_| ok)
+    };
+    // Refs the walk and the script number come in increasing order, and then none can repeat
+    // an earlier one: a set of every ref (half a megabyte on a page with 8 000) is only built
+    // for a tree whose refs go back.
+    let mut valid = Vec::with_capacity(flat.len());
+    let mut last = 0;
+    let mut seen: Option<std::collections::HashSet<u64>> = None;
+    for (i, f) in flat.iter().enumerate() {
+        let Some(n) = number(f) else {
+            valid.push(false);
+            continue;
+        };
+        let fresh = match &mut seen {
+            None if n > last => {
+                last = n;
+                true
+            }
+            None => {
+                // The first step back: every earlier valid ref is earlier in the list.
+                let mut set: std::collections::HashSet<u64> = flat[..i]
+                    .iter()
+                    .zip(&valid)
+                    .filter(|(_, ok)| **ok)
+                    .filter_map(|(f, _)| number(f))
+                    .collect();
+                let fresh = set.insert(n);
+                seen = Some(set);
+                fresh
+            }
+            Some(set) => set.insert(n),
+        };
+        valid.push(fresh);
+    }
+    valid
+}
+
+/// How many nodes the tree holds (the flat list is allocated once, at its size).
+fn count(root: &TreeNode) -> usize {
+    let mut n = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        n += 1;
+        stack.extend(&node.children);
+    }
+    n
 }
 
 fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
-    let mut flat: Vec<Flat<'_>> = Vec::new();
+    let mut flat: Vec<Flat<'_>> = Vec::with_capacity(count(root));
     // (node, tree depth, parent index); the root is entry 0 and is never written.
     let mut stack: Vec<(&TreeNode, u32, u32)> = vec![(root, 0, 0)];
     while let Some((node, depth, parent)) = stack.pop() {

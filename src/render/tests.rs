@@ -196,6 +196,22 @@ fn invalid_and_duplicate_refs_from_outside_are_dropped() {
 }
 
 #[test]
+fn refs_out_of_order_are_checked_for_repeats_too() {
+    // The walk numbers refs in increasing order and the check is cheapest then; a tree from
+    // outside may step back, and a repeat after the step must still be caught.
+    let mut tree = list_tree(6);
+    let items = &mut tree.tree.children[0].children;
+    for (item, r) in items.iter_mut().zip(["e5", "e2", "e5", "e3", "e2", "e9"]) {
+        item.ref_ = Some(r.into());
+    }
+    let r = render(&tree, &RenderOptions::default());
+    let mut shown: Vec<&str> = r.refs.iter().map(|n| n.ref_.as_str()).collect();
+    shown.sort_unstable();
+    assert_eq!(shown, ["e2", "e3", "e5", "e9"]);
+    assert_eq!(r.text.matches("[ref=").count(), 4, "{}", r.text);
+}
+
+#[test]
 fn a_producer_cut_is_reported() {
     let mut tree = list_tree(2);
     tree.stats.truncated = true;
