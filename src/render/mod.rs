@@ -173,11 +173,12 @@ struct Flat<'a> {
 fn valid_refs(flat: &[Flat<'_>]) -> Vec<bool> {
     let number = |f: &Flat<'_>| {
         let digits = f.node.ref_.as_deref()?.strip_prefix('e')?;
-        let ok = !digits.is_empty()
+        let well_formed = !digits.is_empty()
             && !digits.starts_with('0')
             && digits.len() <= 10
             && digits.bytes().all(|b| b.is_ascii_digit());
-        digits.parse::<u64>().ok().filter(|_| ok)
+        // Ten digits at most: always fits.
+        well_formed.then(|| digits.parse::<u64>().ok()).flatten()
     };
     // Refs the walk and the script number come in increasing order, and then none can repeat
     // an earlier one: a set of every ref (half a megabyte on a page with 8 000) is only built
