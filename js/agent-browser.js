@@ -5,8 +5,9 @@
 // Shipped minified (js/agent-browser.min.js, made by scripts/js/build.sh).
 (() => {
 'use strict';
-// `window.__agentBrowser` is spelled out: the build mangles properties that start with `_`,
-// and only those of the global `window` itself are left alone.
+// `window.__agentBrowser` is spelled out: the build mangles properties that start with `_`
+// but leaves those of an undeclared global such as `window` alone (terser's
+// `undeclared: false`), which it cannot know `W` to be.
 let W = window;
 if ((window.__agentBrowser || {}).version === 1) return;
 let set = s => new Set(s.split(' '));
