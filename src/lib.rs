@@ -78,5 +78,5 @@ pub use query::{query, QueryError, QueryKind, QueryResult};
 pub use render::{
     render, Format, NodeRef, RefMap, RenderOptions, RenderStats, SnapshotResult, TruncateReason,
 };
-pub use tree::{Attrs, NodeTree, TreeNode, TreeStats};
+pub use tree::{Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats};
 pub use walk::TreeOptions;

@@ -28,7 +28,7 @@ use serde_json::{json, Map, Value};
 
 use crate::js::{self, JsSnapshotOptions};
 use crate::tools;
-use crate::{render, NodeTree, RenderOptions, TreeNode};
+use crate::{render, NodeTree, Ref, RenderOptions, TreeNode};
 
 /// The error codes of the protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -467,7 +467,7 @@ impl Session {
         let mut stack = vec![&tree.tree];
         while let Some(node) = stack.pop() {
             if let Some(r) = &node.ref_ {
-                self.refs.insert(r.clone());
+                self.refs.insert(r.to_string());
             }
             stack.extend(node.children.iter());
         }
@@ -924,7 +924,7 @@ fn keep_refs(root: &mut TreeNode, keep: &[String]) {
             kept: Vec::new(),
         }
     };
-    let keep: HashSet<&str> = keep.iter().map(String::as_str).collect();
+    let keep: HashSet<Ref> = keep.iter().filter_map(|r| Ref::parse(r)).collect();
     let mut stack = vec![open(std::mem::take(root))];
     while let Some(top) = stack.last_mut() {
         if let Some(child) = top.pending.pop() {
@@ -937,9 +937,7 @@ fn keep_refs(root: &mut TreeNode, keep: &[String]) {
         node.children = kept;
         match stack.last_mut() {
             Some(parent) => {
-                if node.ref_.as_deref().is_some_and(|r| keep.contains(r))
-                    || !node.children.is_empty()
-                {
+                if node.ref_.is_some_and(|r| keep.contains(&r)) || !node.children.is_empty() {
                     parent.kept.push(node);
                 }
             }

@@ -11,8 +11,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::num::NonZeroU32;
 
-use serde::de::{MapAccess, Visitor};
+use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -53,16 +54,24 @@ pub struct TreeNode {
     /// without one; absent for generic elements.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<Cow<'static, str>>,
-    /// `e1`, `e2`… in document order, for nodes an agent can act on or ask about.
-    #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
-    pub ref_: Option<String>,
-    /// The accessible name.
+    /// `e1`, `e2`… in document order, for nodes an agent can act on or ask about. Read
+    /// leniently: a `ref` that is not `e` and a number (from a tree made outside this crate)
+    /// reads as absent, so it can never reach the ref map.
+    #[serde(
+        rename = "ref",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_ref"
+    )]
+    pub ref_: Option<Ref>,
+    /// The accessible name. (`Box<str>` rather than `String`: a tree holds one per node and
+    /// never grows them, so the spare capacity and word of a `String` would be waste.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<Box<str>>,
     /// Visible text owned by this node and not by an emitted descendant, whitespace
     /// normalised and cut at `maxTextPerNode`; absent when empty or equal to `name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
+    pub text: Option<Box<str>>,
     /// Heading level (1–6, or `aria-level`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u32>,
@@ -71,14 +80,220 @@ pub struct TreeNode {
     pub attrs: Attrs,
     /// Boolean states that are on: `checked`, `mixed`, `selected`, `expanded`, `pressed`,
     /// `disabled`, `required`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub states: Vec<Cow<'static, str>>,
+    #[serde(default, skip_serializing_if = "States::is_empty")]
+    pub states: States,
     /// Whether the ref comes from `onclick` / `tabindex` / `contenteditable` (or
     /// `cursor:pointer` in the browser) rather than from the role.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cursor_interactive: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
+}
+
+// Trees hold a node per visible element (40 000 on a dense 2 MB page) while the arena is
+// still alive: keep a node within 144 bytes (checked at build time).
+const _: () = assert!(std::mem::size_of::<TreeNode>() <= 144);
+
+/// A ref: `e` and a positive number without leading zeros, as `e1`, `e2`… in document order.
+///
+/// ```
+/// use agent_snapshot::Ref;
+///
+/// let r = Ref::parse("e12").expect("well formed");
+/// assert_eq!((r.number(), r.to_string()), (12, "e12".to_string()));
+/// assert_eq!(Ref::parse("e012"), None);
+/// assert_eq!(Ref::parse("e+5"), None);
+/// assert_eq!(Ref::new(0), None);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Ref(NonZeroU32);
+
+impl Ref {
+    /// The ref numbered `n`, if `n` is positive.
+    pub fn new(n: u32) -> Option<Ref> {
+        NonZeroU32::new(n).map(Ref)
+    }
+
+    /// Reads exactly `e` and a number (1 to 4 294 967 295, no sign, no leading zero).
+    pub fn parse(s: &str) -> Option<Ref> {
+        let digits = s.strip_prefix('e')?;
+        if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        // `u32::from_str` alone would accept a leading `+`; the check above rules it out.
+        digits.parse().ok().and_then(Ref::new)
+    }
+
+    /// The number after the `e`.
+    pub fn number(self) -> u32 {
+        self.0.get()
+    }
+}
+
+impl fmt::Display for Ref {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "e{}", self.0)
+    }
+}
+
+impl Serialize for Ref {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// `ref` as the schema has it (a string, or null for none); a string that is not a
+/// well-formed ref reads as none.
+fn lenient_ref<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Ref>, D::Error> {
+    struct RefVisitor;
+    impl<'de> Visitor<'de> for RefVisitor {
+        type Value = Option<Ref>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a ref string such as \"e7\"")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Option<Ref>, E> {
+            Ok(Ref::parse(v))
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Option<Ref>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Option<Ref>, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<Ref>, D::Error> {
+            d.deserialize_str(RefVisitor)
+        }
+    }
+    deserializer.deserialize_option(RefVisitor)
+}
+
+/// One boolean state of a node, in the schema's order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum State {
+    Checked,
+    Mixed,
+    Selected,
+    Expanded,
+    Pressed,
+    Disabled,
+    Required,
+}
+
+impl State {
+    /// Every state, in the order the schema lists them and producers emit them.
+    pub const ALL: [State; 7] = [
+        State::Checked,
+        State::Mixed,
+        State::Selected,
+        State::Expanded,
+        State::Pressed,
+        State::Disabled,
+        State::Required,
+    ];
+
+    /// The schema's name for the state.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Checked => "checked",
+            State::Mixed => "mixed",
+            State::Selected => "selected",
+            State::Expanded => "expanded",
+            State::Pressed => "pressed",
+            State::Disabled => "disabled",
+            State::Required => "required",
+        }
+    }
+
+    /// The state named `name` in the schema.
+    pub fn from_name(name: &str) -> Option<State> {
+        State::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The states that are on: a set, iterated (and serialised as a JSON array) in the schema's
+/// order.
+///
+/// ```
+/// use agent_snapshot::{State, States};
+///
+/// let states: States = [State::Required, State::Checked].into_iter().collect();
+/// assert!(states.contains(State::Checked));
+/// let names: Vec<&str> = states.iter().map(State::as_str).collect();
+/// assert_eq!(names, ["checked", "required"]);
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct States(u8);
+
+impl States {
+    /// Turns `state` on.
+    pub fn insert(&mut self, state: State) {
+        self.0 |= state.bit();
+    }
+
+    /// Whether `state` is on.
+    pub fn contains(self, state: State) -> bool {
+        self.0 & state.bit() != 0
+    }
+
+    /// Whether no state is on.
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    /// The states that are on, in the schema's order.
+    pub fn iter(self) -> impl Iterator<Item = State> {
+        State::ALL.into_iter().filter(move |s| self.contains(*s))
+    }
+}
+
+impl fmt::Debug for States {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<State> for States {
+    fn from_iter<I: IntoIterator<Item = State>>(iter: I) -> Self {
+        let mut out = States::default();
+        for s in iter {
+            out.insert(s);
+        }
+        out
+    }
+}
+
+impl Serialize for States {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter().map(State::as_str))
+    }
+}
+
+impl<'de> Deserialize<'de> for States {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StatesVisitor;
+        impl<'de> Visitor<'de> for StatesVisitor {
+            type Value = States;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of state names")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<States, A::Error> {
+                // A state this version does not know (a newer producer's) is left out rather
+                // than failing the whole tree; the renderer only ever shows known ones.
+                let mut out = States::default();
+                while let Some(name) = seq.next_element::<Cow<'de, str>>()? {
+                    if let Some(s) = State::from_name(&name) {
+                        out.insert(s);
+                    }
+                }
+                Ok(out)
+            }
+        }
+        deserializer.deserialize_seq(StatesVisitor)
+    }
 }
 
 /// A node's attributes, by name, iterated in name order (a JSON object in the schema).
@@ -312,7 +527,7 @@ mod tests {
                 children: vec![TreeNode {
                     tag: "a".into(),
                     role: Some("link".into()),
-                    ref_: Some("e1".into()),
+                    ref_: Ref::new(1),
                     name: Some("Home".into()),
                     cursor_interactive: true,
                     ..Default::default()
@@ -326,6 +541,32 @@ mod tests {
         assert!(json.contains("\"cursorInteractive\":true"));
         assert!(json.contains("\"domNodes\":0"));
         assert_eq!(NodeTree::from_json(&json).expect("parse"), tree);
+    }
+
+    #[test]
+    fn malformed_refs_and_unknown_states_read_as_absent() {
+        let json = r#"{"version":1,"tree":{"tag":"body","children":[
+            {"tag":"a","ref":"e 8","states":["busy","checked"]},
+            {"tag":"a","ref":"e01"},
+            {"tag":"a","ref":"e+5"},
+            {"tag":"a","ref":null},
+            {"tag":"a","ref":"e4294967296"},
+            {"tag":"a","ref":"e4294967295","states":["required","disabled","required"]}]}}"#;
+        let tree = NodeTree::from_json(json).expect("parse");
+        let kids = &tree.tree.children;
+        let refs: Vec<Option<u32>> = kids.iter().map(|n| n.ref_.map(Ref::number)).collect();
+        assert_eq!(refs, [None, None, None, None, None, Some(u32::MAX)]);
+        assert_eq!(kids[0].states.iter().collect::<Vec<_>>(), [State::Checked]);
+        let out = tree.to_json();
+        assert!(
+            out.contains(r#""ref":"e4294967295","states":["disabled","required"]"#),
+            "{out}"
+        );
+        // A ref of the wrong type is still malformed JSON for the schema, not a missing ref.
+        assert!(matches!(
+            NodeTree::from_json(r#"{"version":1,"tree":{"tag":"a","ref":7}}"#),
+            Err(TreeJsonError::Malformed(_))
+        ));
     }
 
     #[test]

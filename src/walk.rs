@@ -18,7 +18,9 @@ use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf};
-use crate::tree::{Attrs, NodeTree, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION};
+use crate::tree::{
+    Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION,
+};
 
 /// Attributes the tree carries by default (and the renderer shows by default).
 pub const DEFAULT_ATTRS: &[&str] = &[
@@ -110,7 +112,7 @@ impl Open {
         // otherwise hold up to a megabyte it never uses.
         node.children.shrink_to_fit();
         if !text.is_empty() && !name_only && node.name.as_deref() != Some(text.as_str()) {
-            node.text = Some(text);
+            node.text = Some(text.into_boxed_str());
         }
         let labelled = node.name.is_some() || node.text.is_some();
         (node, ref_always || (ref_if_labelled && labelled))
@@ -285,12 +287,8 @@ fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)]) -> Vec<NodeId> {
     while let Some(node) = stack.pop() {
         if let Some(&(id, true)) = order.get(position) {
             refs.push(id);
-            let mut digits = itoa::Buffer::new();
-            let number = digits.format(refs.len());
-            let mut r = String::with_capacity(1 + number.len());
-            r.push('e');
-            r.push_str(number);
-            node.ref_ = Some(r);
+            // More refs than u32 would need more nodes than the arena can number.
+            node.ref_ = u32::try_from(refs.len()).ok().and_then(Ref::new);
         }
         position += 1;
         stack.extend(node.children.iter_mut().rev());
@@ -354,7 +352,7 @@ fn emit(
     let mut node = TreeNode {
         tag: tag_name(el),
         role: Some(Cow::Borrowed(shown_role)),
-        name: (!name.is_empty()).then_some(name),
+        name: (!name.is_empty()).then(|| name.into_boxed_str()),
         level: level(el, role),
         attrs: attrs(dom, id, el, opts, attr_names),
         states: states(el, role),
@@ -500,12 +498,12 @@ fn attrs(
     out
 }
 
-fn states(el: &Element, role: Option<&str>) -> Vec<Cow<'static, str>> {
+fn states(el: &Element, role: Option<&str>) -> States {
     let aria_true = |name: &html5ever::LocalName| {
         el.attr(name)
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     };
-    let mut out = Vec::new();
+    let mut out = States::default();
     let checkable = matches!(
         role,
         Some("checkbox" | "radio" | "switch" | "menuitemcheckbox" | "menuitemradio")
@@ -515,31 +513,31 @@ fn states(el: &Element, role: Option<&str>) -> Vec<Cow<'static, str>> {
             .attr(&local_name!("aria-checked"))
             .map(|v| v.trim().to_ascii_lowercase());
         if aria_checked.as_deref() == Some("mixed") {
-            out.push("mixed");
+            out.insert(State::Mixed);
         } else if aria_checked.as_deref() == Some("true")
             || (el.is_html(&local_name!("input")) && el.has_attr(&local_name!("checked")))
         {
-            out.push("checked");
+            out.insert(State::Checked);
         }
     }
     if aria_true(&local_name!("aria-selected"))
         || (el.is_html(&local_name!("option")) && el.has_attr(&local_name!("selected")))
     {
-        out.push("selected");
+        out.insert(State::Selected);
     }
     if aria_true(&local_name!("aria-expanded")) {
-        out.push("expanded");
+        out.insert(State::Expanded);
     }
     if aria_true(&local_name!("aria-pressed")) {
-        out.push("pressed");
+        out.insert(State::Pressed);
     }
     if aria_true(&local_name!("aria-disabled")) || roles::is_disabled_control(el) {
-        out.push("disabled");
+        out.insert(State::Disabled);
     }
     if aria_true(&local_name!("aria-required")) || el.has_attr(&local_name!("required")) {
-        out.push("required");
+        out.insert(State::Required);
     }
-    out.into_iter().map(Cow::Borrowed).collect()
+    out
 }
 
 /// The tag name, borrowed from the static atom table when it is a known name (every HTML
@@ -748,21 +746,21 @@ mod tests {
         );
         let with_refs: Vec<_> = flat(&w.tree.tree)
             .into_iter()
-            .filter_map(|n| Some((n.ref_.as_deref()?, n.role.as_deref()?)))
+            .filter_map(|n| Some((n.ref_?.to_string(), n.role.as_deref()?)))
             .collect();
         assert_eq!(
             with_refs,
             [
-                ("e1", "link"),
-                ("e2", "heading"),
-                ("e3", "searchbox"),
-                ("e4", "button")
+                ("e1".to_string(), "link"),
+                ("e2".to_string(), "heading"),
+                ("e3".to_string(), "searchbox"),
+                ("e4".to_string(), "button")
             ]
         );
         assert_eq!(w.refs.len(), 4);
         let search = flat(&w.tree.tree)
             .into_iter()
-            .find(|n| n.ref_.as_deref() == Some("e3"))
+            .find(|n| n.ref_ == Ref::parse("e3"))
             .expect("e3");
         assert_eq!(search.attrs.get("placeholder"), Some("Search..."));
         assert_eq!(search.attrs.get("type"), Some("search"));
@@ -841,7 +839,7 @@ mod tests {
             &TreeOptions::default(),
         );
         let main = &w.tree.tree.children[0];
-        assert_eq!((main.ref_.as_deref(), main.text.as_deref()), (None, None));
+        assert_eq!((main.ref_, main.text.as_deref()), (None, None));
         let img = &main.children[1];
         assert_eq!(img.attrs.get("src"), Some("data:image/png;base64,…"));
     }

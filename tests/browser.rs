@@ -126,10 +126,11 @@ fn refs_of(tree: &TreeNode) -> Vec<(String, String, String)> {
             out.push((
                 n.role.as_deref().unwrap_or("").to_string(),
                 n.name
-                    .clone()
-                    .or_else(|| n.text.clone())
-                    .unwrap_or_default(),
-                r.clone(),
+                    .as_deref()
+                    .or(n.text.as_deref())
+                    .unwrap_or_default()
+                    .to_string(),
+                r.to_string(),
             ));
         }
         stack.extend(n.children.iter().rev());

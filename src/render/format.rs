@@ -4,14 +4,13 @@
 //! worst-case length, and every node line is written only if a fold line can still follow it,
 //! so `finish` can always close the output within `max_chars_total`.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use super::{Format, RenderOptions, RenderStats, TruncateReason};
 use crate::text::truncate_with_ellipsis;
-use crate::tree::{NodeTree, TreeNode};
+use crate::tree::{NodeTree, Ref, States, TreeNode};
 
 /// Longest URL and title shown in the header.
 const MAX_URL_CHARS: usize = 300;
@@ -67,7 +66,7 @@ impl<'a> Writer<'a> {
         has_children: bool,
         ref_ok: bool,
     ) -> bool {
-        let ref_ = node.ref_.as_deref().filter(|_| ref_ok);
+        let ref_ = node.ref_.filter(|_| ref_ok);
         let line = match self.opts.format {
             Format::Text => text_line(node, ref_, depth, has_children, self.opts),
             Format::Json => json_line(node, ref_, depth, has_children, self.opts),
@@ -283,7 +282,7 @@ fn shown_attrs<'n>(
 
 fn text_line(
     node: &TreeNode,
-    ref_: Option<&str>,
+    ref_: Option<Ref>,
     depth: usize,
     has_children: bool,
     opts: &RenderOptions,
@@ -302,8 +301,8 @@ fn text_line(
     if let Some(level) = node.level {
         let _ = write!(line, " [level={level}]");
     }
-    for state in &node.states {
-        let _ = write!(line, " [{}]", sanitize_token(state));
+    for state in node.states.iter() {
+        let _ = write!(line, " [{}]", state.as_str());
     }
     if let Some(r) = ref_ {
         let _ = write!(line, " [ref={r}]");
@@ -316,7 +315,7 @@ fn text_line(
 
 fn json_line(
     node: &TreeNode,
-    ref_: Option<&str>,
+    ref_: Option<Ref>,
     depth: usize,
     has_children: bool,
     opts: &RenderOptions,
@@ -328,13 +327,13 @@ fn json_line(
         #[serde(skip_serializing_if = "Option::is_none")]
         name: Option<&'a str>,
         #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-        ref_: Option<&'a str>,
+        ref_: Option<Ref>,
         #[serde(skip_serializing_if = "Attrs::is_empty")]
         attrs: Attrs<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
         level: Option<u32>,
-        #[serde(skip_serializing_if = "<[Cow<'static, str>]>::is_empty")]
-        states: &'a [Cow<'static, str>],
+        #[serde(skip_serializing_if = "States::is_empty")]
+        states: States,
     }
     let label = label(node, has_children, opts);
     let attrs = Attrs(shown_attrs(node, label.as_deref(), opts).collect());
@@ -345,7 +344,7 @@ fn json_line(
         ref_,
         attrs,
         level: node.level,
-        states: &node.states,
+        states: node.states,
     };
     serde_json::to_string(&line).unwrap_or_default()
 }
@@ -406,7 +405,7 @@ fn attr_value(v: &str) -> String {
     }
 }
 
-/// Roles, attribute names and states from JSON input are tokens; anything that could break a
+/// Roles and attribute names from JSON input are tokens; anything that could break a
 /// line or a bracket is replaced.
 fn sanitize_token(s: &str) -> std::borrow::Cow<'_, str> {
     let ok = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.');

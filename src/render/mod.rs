@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::text::truncate_with_ellipsis;
-use crate::tree::{Attrs, NodeTree, TreeNode};
+use crate::tree::{Attrs, NodeTree, Ref, TreeNode};
 use crate::walk::DEFAULT_ATTRS;
 
 /// Output format.
@@ -167,27 +167,19 @@ struct Flat<'a> {
     has_ref: bool,
 }
 
-/// Which nodes carry a usable ref: `e` and a number without leading zeros, first use only. A
-/// tree from outside (the in-browser script, or anything posing as it) may hold anything in
-/// `ref`; an invalid or repeated ref is shown as no ref rather than one that cannot resolve.
+/// Which nodes carry a usable ref: the first use of each. A tree from outside (the
+/// in-browser script, or anything posing as it) may repeat a ref; a repeat is shown as no ref
+/// rather than one that resolves to another node. (Malformed refs never get this far: they
+/// read as absent.)
 fn valid_refs(flat: &[Flat<'_>]) -> Vec<bool> {
-    let number = |f: &Flat<'_>| {
-        let digits = f.node.ref_.as_deref()?.strip_prefix('e')?;
-        let well_formed = !digits.is_empty()
-            && !digits.starts_with('0')
-            && digits.len() <= 10
-            && digits.bytes().all(|b| b.is_ascii_digit());
-        // Ten digits at most: always fits.
-        well_formed.then(|| digits.parse::<u64>().ok()).flatten()
-    };
     // Refs the walk and the script number come in increasing order, and then none can repeat
     // an earlier one: a set of every ref (half a megabyte on a page with 8 000) is only built
     // for a tree whose refs go back.
     let mut valid = Vec::with_capacity(flat.len());
     let mut last = 0;
-    let mut seen: Option<std::collections::HashSet<u64>> = None;
+    let mut seen: Option<std::collections::HashSet<u32>> = None;
     for (i, f) in flat.iter().enumerate() {
-        let Some(n) = number(f) else {
+        let Some(n) = f.node.ref_.map(Ref::number) else {
             valid.push(false);
             continue;
         };
@@ -198,11 +190,11 @@ fn valid_refs(flat: &[Flat<'_>]) -> Vec<bool> {
             }
             None => {
                 // The first step back: every earlier valid ref is earlier in the list.
-                let mut set: std::collections::HashSet<u64> = flat[..i]
+                let mut set: std::collections::HashSet<u32> = flat[..i]
                     .iter()
                     .zip(&valid)
                     .filter(|(_, ok)| **ok)
-                    .filter_map(|(f, _)| number(f))
+                    .filter_map(|(f, _)| f.node.ref_.map(Ref::number))
                     .collect();
                 let fresh = set.insert(n);
                 seen = Some(set);
@@ -325,7 +317,7 @@ pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
             break;
         }
         shown_children[parent] = shown_children[parent].saturating_add(1);
-        if let (Some(r), true) = (&e.node.ref_, refs_ok[i]) {
+        if let (Some(r), true) = (e.node.ref_, refs_ok[i]) {
             refs.push(node_ref(r, e.node, opts));
         }
         i += 1;
@@ -363,13 +355,13 @@ fn visible_siblings_from(flat: &[Flat<'_>], mut i: usize, compact: bool) -> usiz
     n
 }
 
-fn node_ref(r: &str, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
-    let cut = |s: &String| truncate_with_ellipsis(s, opts.max_text_per_node).into_owned();
+fn node_ref(r: Ref, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
+    let cut = |s: &str| truncate_with_ellipsis(s, opts.max_text_per_node).into_owned();
     NodeRef {
         ref_: r.to_string(),
         tag: node.tag.clone(),
         role: node.role.clone(),
-        name: node.name.as_ref().map(cut),
+        name: node.name.as_deref().map(cut),
         attrs: node
             .attrs
             .iter()
@@ -381,7 +373,7 @@ fn node_ref(r: &str, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
                 )
             })
             .collect(),
-        text_snippet: node.text.as_ref().map(cut),
+        text_snippet: node.text.as_deref().map(cut),
     }
 }
 

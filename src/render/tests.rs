@@ -1,17 +1,17 @@
 use super::*;
 use crate::tree::{TreeStats, SCHEMA_VERSION};
 
-fn leaf(role: &'static str, name: &str, r: usize) -> TreeNode {
+fn leaf(role: &'static str, name: &str, r: u32) -> TreeNode {
     TreeNode {
         tag: "x".into(),
         role: Some(role.into()),
         name: Some(name.into()),
-        ref_: Some(format!("e{r}")),
+        ref_: Ref::new(r),
         ..Default::default()
     }
 }
 
-fn list_tree(items: usize) -> NodeTree {
+fn list_tree(items: u32) -> NodeTree {
     NodeTree {
         version: SCHEMA_VERSION,
         url: Some("https://example.com/".into()),
@@ -154,7 +154,7 @@ fn page_text_cannot_break_the_line_structure() {
 fn long_labels_and_attrs_are_cut_on_char_boundaries() {
     let mut tree = list_tree(1);
     let item = &mut tree.tree.children[0].children[0];
-    item.name = Some("金".repeat(500));
+    item.name = Some("金".repeat(500).into());
     item.attrs.insert("href", "/".repeat(1000));
     let opts = RenderOptions {
         max_text_per_node: 10,
@@ -177,22 +177,37 @@ fn long_labels_and_attrs_are_cut_on_char_boundaries() {
 #[test]
 fn invalid_and_duplicate_refs_from_outside_are_dropped() {
     // Found by the render_json fuzz target: a ref with a space was sanitised in the text but
-    // kept as-is in the ref map.
-    let mut tree = list_tree(4);
-    let items = &mut tree.tree.children[0].children;
-    items[0].ref_ = Some("e 8".into());
-    items[1].ref_ = Some("e01".into());
-    items[2].ref_ = Some("e4".into());
-    items[3].ref_ = Some("e4".into());
+    // kept as-is in the ref map. Malformed refs now read as absent; repeats are the render's.
+    let json = list_tree(4)
+        .to_json()
+        .replace(r#""ref":"e1""#, r#""ref":"e 8""#)
+        .replace(r#""ref":"e2""#, r#""ref":"e01""#)
+        .replace(r#""ref":"e3""#, r#""ref":"e4""#);
+    let tree = NodeTree::from_json(&json).expect("well-formed JSON");
     let r = render(&tree, &RenderOptions::default());
     assert_eq!(r.text.matches("[ref=").count(), 1, "{}", r.text);
     assert_eq!(r.refs.len(), 1);
     assert!(r.refs.get("e4").is_some());
     assert!(
-        r.text.contains("Item 1"),
-        "a node with a bad ref still shows: {}",
+        r.text.contains("\"Item 4\"\n") || r.text.ends_with("\"Item 4\""),
+        "a repeat still shows, without its ref: {}",
         r.text
     );
+    // A malformed ref is no ref: the node shows as any node without one does.
+    assert!(!r.text.contains("Item 1"), "{}", r.text);
+    let full = render(
+        &tree,
+        &RenderOptions {
+            compact: false,
+            ..Default::default()
+        },
+    );
+    assert!(
+        full.text.contains("- listitem \"Item 1\"\n"),
+        "{}",
+        full.text
+    );
+    assert_eq!(full.refs.len(), 1);
 }
 
 #[test]
@@ -202,7 +217,7 @@ fn refs_out_of_order_are_checked_for_repeats_too() {
     let mut tree = list_tree(6);
     let items = &mut tree.tree.children[0].children;
     for (item, r) in items.iter_mut().zip(["e5", "e2", "e5", "e3", "e2", "e9"]) {
-        item.ref_ = Some(r.into());
+        item.ref_ = Ref::parse(r);
     }
     let r = render(&tree, &RenderOptions::default());
     let mut shown: Vec<&str> = r.refs.iter().map(|n| n.ref_.as_str()).collect();
