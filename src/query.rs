@@ -192,18 +192,15 @@ fn attrs_json(dom: &Dom, id: NodeId, limit: usize) -> (String, bool) {
     let mut b = Bounded::new(limit);
     if let Some(el) = dom.element(id) {
         let mut ok = b.push_str("{");
-        for (i, a) in el.attrs.iter().enumerate() {
+        for (i, (name, value)) in el.attrs().enumerate() {
             if !ok {
                 break;
             }
-            let name = match &a.name.prefix {
-                Some(p) => format!("{p}:{}", a.name.local),
-                None => a.name.local.to_string(),
-            };
+            // The qualified name, as the page wrote it (`xlink:href`).
             ok = (i == 0 || b.push_str(","))
-                && b.push_json_str(&name)
+                && b.push_json_str(name)
                 && b.push_str(":")
-                && b.push_json_str(&a.value);
+                && b.push_json_str(value);
         }
         if ok {
             b.push_str("}");
@@ -338,13 +335,15 @@ impl HtmlSerialize for Subtree<'_> {
                 Step::Close(name) => ser.end_elem(name)?,
                 Step::Open(id) => match &self.dom.node(id).data {
                     NodeData::Element(el) => {
-                        ser.start_elem(
-                            el.name.clone(),
-                            el.attrs.iter().map(|a| (&a.name, &*a.value)),
-                        )?;
-                        stack.push(Step::Close(el.name.clone()));
+                        let el = self.dom.element_of(el);
+                        // html5ever's serialiser borrows each attribute's name: build them
+                        // first (an element has a handful; outerHTML is a bounded query).
+                        let attrs: Vec<(QualName, &str)> =
+                            el.attrs().map(|(q, v)| (el.attr_name(q), v)).collect();
+                        ser.start_elem(el.name(), attrs.iter().map(|(n, v)| (n, *v)))?;
+                        stack.push(Step::Close(el.name()));
                         // Template contents live in their own fragment.
-                        let parent = el.template_contents.unwrap_or(id);
+                        let parent = el.template_contents().unwrap_or(id);
                         let start = stack.len();
                         stack.extend(self.dom.children(parent).map(Step::Open));
                         stack[start..].reverse();

@@ -199,6 +199,7 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
             Work::Enter { id, vis_hidden } => match &dom.node(id).data {
                 NodeData::Text(t) if !vis_hidden => top(&mut open).text.push_str(t),
                 NodeData::Element(el) => {
+                    let el = dom.element_of(el);
                     stats.visited_nodes += 1;
                     if el.is_html(&local_name!("br")) {
                         top(&mut open).text.boundary();
@@ -320,7 +321,7 @@ fn emit(
     opts: &TreeOptions,
     attr_names: &[(html5ever::LocalName, Cow<'static, str>)],
     id: NodeId,
-    el: &Element,
+    el: Element<'_>,
     style: &InlineStyle,
     inside_presentational: bool,
 ) -> Option<Open> {
@@ -383,7 +384,7 @@ fn emit(
 }
 
 /// `onclick`, `tabindex >= 0` or `contenteditable`: operable without an interactive role.
-fn cursor_interactive(el: &Element) -> bool {
+fn cursor_interactive(el: Element<'_>) -> bool {
     el.has_attr(&local_name!("onclick"))
         || el
             .attr(&local_name!("tabindex"))
@@ -426,7 +427,7 @@ fn children_presentational(role: &str) -> bool {
     )
 }
 
-fn level(el: &Element, role: Option<&str>) -> Option<u32> {
+fn level(el: Element<'_>, role: Option<&str>) -> Option<u32> {
     if role != Some("heading") {
         return None;
     }
@@ -452,12 +453,12 @@ fn level(el: &Element, role: Option<&str>) -> Option<u32> {
 fn attrs(
     dom: &Dom,
     id: NodeId,
-    el: &Element,
+    el: Element<'_>,
     opts: &TreeOptions,
     attr_names: &[(html5ever::LocalName, Cow<'static, str>)],
 ) -> Attrs {
     let mut out = Attrs::default();
-    if el.attrs.is_empty() && !el.is_html(&local_name!("textarea")) {
+    if el.has_no_attrs() && !el.is_html(&local_name!("textarea")) {
         return out;
     }
     for (atom, name) in attr_names {
@@ -498,7 +499,7 @@ fn attrs(
     out
 }
 
-fn states(el: &Element, role: Option<&str>) -> States {
+fn states(el: Element<'_>, role: Option<&str>) -> States {
     let aria_true = |name: &html5ever::LocalName| {
         el.attr(name)
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
@@ -542,7 +543,7 @@ fn states(el: &Element, role: Option<&str>) -> States {
 
 /// The tag name, borrowed from the static atom table when it is a known name (every HTML
 /// tag is), so the tree does not allocate one string per node.
-fn tag_name(el: &Element) -> Cow<'static, str> {
+fn tag_name(el: Element<'_>) -> Cow<'static, str> {
     static_tag(el.local()).map_or_else(|| Cow::Owned(String::from(&**el.local())), Cow::Borrowed)
 }
 

@@ -16,7 +16,7 @@
 //! - `visibility:hidden` (or `collapse`) hides an element and is inherited, but a descendant
 //!   with `visibility:visible` shows again, so it is tracked as a flag, not a subtree cut.
 
-use html5ever::{local_name, ns};
+use html5ever::local_name;
 
 use crate::parse::{Dom, Element, NodeData, NodeId};
 
@@ -113,20 +113,20 @@ pub fn inline_style(style: &str) -> InlineStyle {
 }
 
 /// The inline style of an element (all defaults when it has none).
-pub fn style_of(el: &Element) -> InlineStyle {
+pub fn style_of(el: Element<'_>) -> InlineStyle {
     el.attr(&local_name!("style"))
         .map(inline_style)
         .unwrap_or_default()
 }
 
 /// Elements whose content is never rendered, whatever their attributes.
-fn never_rendered(el: &Element) -> bool {
+fn never_rendered(el: Element<'_>) -> bool {
     match *el.local() {
         // Same local names in SVG and MathML namespaces are not rendered either.
         local_name!("script") | local_name!("style") | local_name!("template") => true,
         _ if !el.in_html_ns() => {
             // SVG `<title>` and `<desc>` are names and descriptions, never drawn as text.
-            el.name.ns == ns!(svg)
+            el.in_svg_ns()
                 && matches!(*el.local(), local_name!("title") | local_name!("desc"))
         }
         local_name!("head")
@@ -158,12 +158,12 @@ fn aria_hidden_value(v: &str) -> bool {
 }
 
 /// Why the subtree of `el` is hidden, ignoring ancestors and inherited visibility.
-pub fn subtree_hidden(el: &Element) -> Option<HiddenReason> {
+pub fn subtree_hidden(el: Element<'_>) -> Option<HiddenReason> {
     subtree_hidden_styled(el, &style_of(el))
 }
 
 /// [`subtree_hidden`] with the element's inline style already parsed.
-pub fn subtree_hidden_styled(el: &Element, style: &InlineStyle) -> Option<HiddenReason> {
+pub fn subtree_hidden_styled(el: Element<'_>, style: &InlineStyle) -> Option<HiddenReason> {
     if never_rendered(el) {
         return Some(HiddenReason::NotRendered);
     }
@@ -201,7 +201,7 @@ pub fn subtree_hidden_styled(el: &Element, style: &InlineStyle) -> Option<Hidden
 
 /// For a closed `<details>`, the one child that stays visible (its first `<summary>`).
 /// `None` when `el` is not a closed details element (all children follow the usual rules).
-pub fn closed_details_summary(dom: &Dom, id: NodeId, el: &Element) -> Option<Option<NodeId>> {
+pub fn closed_details_summary(dom: &Dom, id: NodeId, el: Element<'_>) -> Option<Option<NodeId>> {
     if !el.is_html(&local_name!("details")) || el.has_attr(&local_name!("open")) {
         return None;
     }
@@ -213,7 +213,7 @@ pub fn closed_details_summary(dom: &Dom, id: NodeId, el: &Element) -> Option<Opt
 
 /// The visibility an element inherits and passes on: `visibility:hidden` from an ancestor,
 /// unless the element itself says otherwise.
-pub fn visibility_hidden(el: &Element, inherited: bool) -> bool {
+pub fn visibility_hidden(el: Element<'_>, inherited: bool) -> bool {
     style_of(el).visibility_hidden.unwrap_or(inherited)
 }
 

@@ -10,7 +10,7 @@
 //! into a [`TextBuf`] with a character limit and stops as soon as it is full, so a megabyte of
 //! referenced text costs no more than the limit.
 
-use html5ever::{local_name, ns};
+use html5ever::local_name;
 
 use super::hidden::{self, closed_details_summary, style_of, subtree_hidden_styled, InlineStyle};
 use super::roles::{self, allows_name_from_content, input_type, is_range, prohibits_naming};
@@ -149,7 +149,7 @@ impl<'a> Names<'a> {
     fn labelledby(
         &self,
         named: NodeId,
-        el: &Element,
+        el: Element<'_>,
         attr: &html5ever::LocalName,
     ) -> Option<String> {
         let ids = el.attr(attr)?;
@@ -182,13 +182,13 @@ impl<'a> Names<'a> {
     fn referenced(&self, id: NodeId, ctx: Ctx, out: &mut TextBuf) {
         match &self.dom.node(id).data {
             NodeData::Text(t) => out.push_str(t),
-            NodeData::Element(el) => match self.element_step(id, el, ctx) {
+            NodeData::Element(el) => match self.element_step(id, self.dom.element_of(el), ctx) {
                 Step::Text(t) => out.push_str(&t),
                 Step::Content => {
                     let before = out.as_str().len();
                     self.content(id, ctx, false, out);
                     if out.as_str().len() == before {
-                        if let Some(t) = self.tooltip(el) {
+                        if let Some(t) = self.tooltip(self.dom.element_of(el)) {
                             out.push_str(&t);
                         }
                     }
@@ -199,7 +199,7 @@ impl<'a> Names<'a> {
     }
 
     /// Steps 2B–2E for a node met inside a traversal (a descendant, or a referenced node).
-    fn element_step(&self, id: NodeId, el: &Element, ctx: Ctx) -> Step {
+    fn element_step(&self, id: NodeId, el: Element<'_>, ctx: Ctx) -> Step {
         // 2B: a descendant's own aria-labelledby, unless already inside a reference.
         if !ctx.in_reference {
             if let Some(text) = self.labelledby(id, el, &local_name!("aria-labelledby")) {
@@ -232,7 +232,7 @@ impl<'a> Names<'a> {
     }
 
     /// 2C: the value an embedded control contributes.
-    fn embedded_value(&self, id: NodeId, el: &Element, role: &str) -> Option<String> {
+    fn embedded_value(&self, id: NodeId, el: Element<'_>, role: &str) -> Option<String> {
         match role {
             "textbox" | "searchbox" => Some(if el.is_html(&local_name!("input")) {
                 el.attr(&local_name!("value")).unwrap_or("").to_string()
@@ -277,7 +277,7 @@ impl<'a> Names<'a> {
 
     /// The text of the selected `<option>`s of a `<select>`; for a single-choice select with
     /// none selected, the first option (what the closed control shows).
-    fn selected_options(&self, id: NodeId, el: &Element) -> String {
+    fn selected_options(&self, id: NodeId, el: Element<'_>) -> String {
         let options: Vec<NodeId> = self
             .dom
             .descendants(id)
@@ -332,8 +332,8 @@ impl<'a> Names<'a> {
     }
 
     /// 2E for the element being named: labels, legends, captions, alt text and defaults.
-    fn native(&self, id: NodeId, el: &Element, ctx: Ctx) -> Option<String> {
-        if el.name.ns == ns!(svg) {
+    fn native(&self, id: NodeId, el: Element<'_>, ctx: Ctx) -> Option<String> {
+        if el.in_svg_ns() {
             return self.svg_title(id);
         }
         if !el.in_html_ns() {
@@ -373,8 +373,8 @@ impl<'a> Names<'a> {
     }
 
     /// 2E for descendants met inside a traversal: only leaf alternatives.
-    fn native_leaf(&self, id: NodeId, el: &Element) -> Option<String> {
-        if el.name.ns == ns!(svg) && el.name.local == local_name!("svg") {
+    fn native_leaf(&self, id: NodeId, el: Element<'_>) -> Option<String> {
+        if el.in_svg_ns() && *el.local() == local_name!("svg") {
             return self.svg_title(id);
         }
         if !el.in_html_ns() {
@@ -397,7 +397,7 @@ impl<'a> Names<'a> {
         let title = self.dom.children(id).find(|&c| {
             self.dom
                 .element(c)
-                .is_some_and(|e| e.name.ns == ns!(svg) && e.name.local == local_name!("title"))
+                .is_some_and(|e| e.in_svg_ns() && *e.local() == local_name!("title"))
         })?;
         let text = self.plain_text_including_hidden(title);
         (!text.is_empty()).then_some(text)
@@ -442,7 +442,7 @@ impl<'a> Names<'a> {
     /// document order, joined with spaces; `Some("")` when the only visible labels are empty.
     /// Hidden labels are skipped: their text is hidden from people, and only aria-labelledby
     /// may pull hidden text into a name.
-    fn labels(&self, id: NodeId, el: &Element, ctx: Ctx) -> Option<String> {
+    fn labels(&self, id: NodeId, el: Element<'_>, ctx: Ctx) -> Option<String> {
         let mut labels: Vec<NodeId> = Vec::new();
         if let Some(own_id) = el.attr(&local_name!("id")) {
             labels.extend(self.index.labels_for(own_id).iter().copied());
@@ -486,7 +486,7 @@ impl<'a> Names<'a> {
     }
 
     /// 2I: `title`, then (for text fields) `placeholder` / `aria-placeholder`.
-    fn tooltip(&self, el: &Element) -> Option<String> {
+    fn tooltip(&self, el: Element<'_>) -> Option<String> {
         [
             local_name!("title"),
             local_name!("placeholder"),
@@ -528,6 +528,7 @@ impl<'a> Names<'a> {
                 Work::Enter(id, vis_hidden) => match &self.dom.node(id).data {
                     NodeData::Text(t) if !vis_hidden || ctx.include_hidden => out.push_str(t),
                     NodeData::Element(el) => {
+                        let el = self.dom.element_of(el);
                         if el.is_html(&local_name!("br")) {
                             out.boundary();
                             continue;
@@ -591,7 +592,7 @@ impl<'a> Names<'a> {
 
 /// The name of an input button: its `value` when present (even empty, as in Chromium), else
 /// the default label of submit and reset buttons (html-aam).
-fn button_value(el: &Element, input_type: &str) -> Option<String> {
+fn button_value(el: Element<'_>, input_type: &str) -> Option<String> {
     match el.attr(&local_name!("value")) {
         Some(v) => Some(normalize(v)),
         None => match input_type {
@@ -603,7 +604,7 @@ fn button_value(el: &Element, input_type: &str) -> Option<String> {
 }
 
 /// Labelable elements (<https://html.spec.whatwg.org/multipage/forms.html#category-label>).
-fn is_labelable(el: &Element) -> bool {
+fn is_labelable(el: Element<'_>) -> bool {
     el.in_html_ns()
         && match *el.local() {
             local_name!("input") => input_type(el) != "hidden",
@@ -618,11 +619,11 @@ fn is_labelable(el: &Element) -> bool {
 }
 
 /// aria-label, trimmed; `None` when absent or blank (2D).
-fn aria_label(el: &Element) -> Option<String> {
+fn aria_label(el: Element<'_>) -> Option<String> {
     non_empty_attr(el, &local_name!("aria-label"))
 }
 
-fn non_empty_attr(el: &Element, name: &html5ever::LocalName) -> Option<String> {
+fn non_empty_attr(el: Element<'_>, name: &html5ever::LocalName) -> Option<String> {
     let v = normalize(el.attr(name)?);
     (!v.is_empty()).then_some(v)
 }
@@ -630,12 +631,12 @@ fn non_empty_attr(el: &Element, name: &html5ever::LocalName) -> Option<String> {
 /// Whether the element is laid out as a block (or table part, or inline-block control) by
 /// default, so that its text is separated from its neighbours' (accname 2F.iii, CSS display).
 /// An inline `display` overrides the default, as it would in a browser.
-pub fn is_block(el: &Element) -> bool {
+pub fn is_block(el: Element<'_>) -> bool {
     is_block_styled(el, &style_of(el))
 }
 
 /// [`is_block`] with the element's inline style already parsed.
-pub fn is_block_styled(el: &Element, style: &InlineStyle) -> bool {
+pub fn is_block_styled(el: Element<'_>, style: &InlineStyle) -> bool {
     if let Some(inline) = style.display_inline {
         return !inline;
     }

@@ -206,15 +206,15 @@ const GLOBAL_ARIA_ATTRS: &[&str] = &[
 ];
 
 /// Whether the element carries a global ARIA attribute.
-pub fn has_global_aria_attr(el: &Element) -> bool {
-    el.attrs
-        .iter()
-        .any(|a| a.name.ns == ns!() && GLOBAL_ARIA_ATTRS.contains(&&*a.name.local))
+pub fn has_global_aria_attr(el: Element<'_>) -> bool {
+    // Namespaced attributes have a `prefix:` in their name, so never match.
+    el.attrs()
+        .any(|(name, _)| GLOBAL_ARIA_ATTRS.contains(&&**name))
 }
 
 /// Whether the element can take focus: natively focusable, or with a `tabindex`
 /// (<https://html.spec.whatwg.org/multipage/interaction.html#focusable-area>).
-pub fn is_focusable(dom: &Dom, id: NodeId, el: &Element) -> bool {
+pub fn is_focusable(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     if el.is_html(&local_name!("summary")) && !el.has_attr(&local_name!("tabindex")) {
         return is_details_summary(dom, id);
     }
@@ -237,7 +237,7 @@ pub fn is_details_summary(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// [`is_focusable`] for everything but `<summary>`, which needs its parent.
-fn is_focusable_element(el: &Element) -> bool {
+fn is_focusable_element(el: Element<'_>) -> bool {
     if !el.in_html_ns() {
         return el.has_attr(&local_name!("tabindex"));
     }
@@ -270,7 +270,7 @@ fn is_focusable_element(el: &Element) -> bool {
 }
 
 /// Form controls with the `disabled` attribute (fieldset inheritance is not modelled).
-pub fn is_disabled_control(el: &Element) -> bool {
+pub fn is_disabled_control(el: Element<'_>) -> bool {
     matches!(
         *el.local(),
         local_name!("button")
@@ -284,7 +284,7 @@ pub fn is_disabled_control(el: &Element) -> bool {
 }
 
 /// The `type` of an `<input>`, lower-cased; `text` when missing or unknown.
-pub fn input_type(el: &Element) -> &'static str {
+pub fn input_type(el: Element<'_>) -> &'static str {
     const TYPES: &[&str] = &[
         "button",
         "checkbox",
@@ -320,7 +320,7 @@ pub fn input_type(el: &Element) -> &'static str {
         .unwrap_or("text")
 }
 
-fn input_type_is(el: &Element, t: &str) -> bool {
+fn input_type_is(el: Element<'_>, t: &str) -> bool {
     input_type(el) == t
 }
 
@@ -367,15 +367,19 @@ fn is_presentational(role: Option<&str>) -> bool {
 }
 
 /// The HTML-AAM implicit role of an element (<https://w3c.github.io/html-aam/#html-element-role-mappings>).
-pub fn implicit_role(dom: &Dom, index: &Index, id: NodeId, el: &Element) -> Option<&'static str> {
-    if el.name.ns == ns!(svg) {
+pub fn implicit_role(
+    dom: &Dom,
+    index: &Index,
+    id: NodeId,
+    el: Element<'_>,
+) -> Option<&'static str> {
+    if el.in_svg_ns() {
         // SVG-AAM: the root `<svg>` maps to graphics-document, which Chromium exposes as an
         // image; other SVG elements are generic unless authored with a role.
-        return (el.name.local == local_name!("svg")).then_some("img");
+        return (*el.local() == local_name!("svg")).then_some("img");
     }
     if !el.in_html_ns() {
-        return (el.name.ns == ns!(mathml) && el.name.local == local_name!("math"))
-            .then_some("math");
+        return (*el.ns() == ns!(mathml) && *el.local() == local_name!("math")).then_some("math");
     }
     let role = match *el.local() {
         local_name!("a") => el.has_attr(&local_name!("href")).then_some("link")?,
@@ -506,7 +510,7 @@ pub fn implicit_role(dom: &Dom, index: &Index, id: NodeId, el: &Element) -> Opti
 
 /// `img`: presentation when `alt=""`, unless focusable or globally ARIA-attributed
 /// (html-aam "img with alt=''" row; ARIA §9.3).
-fn img_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str> {
+fn img_role(dom: &Dom, id: NodeId, el: Element<'_>) -> Option<&'static str> {
     match el.attr(&local_name!("alt")) {
         Some("")
             if !is_focusable(dom, id, el)
@@ -520,7 +524,7 @@ fn img_role(dom: &Dom, id: NodeId, el: &Element) -> Option<&'static str> {
 }
 
 /// `input` by type (<https://w3c.github.io/html-aam/#el-input-button> and following rows).
-fn input_role(dom: &Dom, index: &Index, el: &Element) -> Option<&'static str> {
+fn input_role(dom: &Dom, index: &Index, el: Element<'_>) -> Option<&'static str> {
     // A suggestions list makes a combobox only when `list` names a <datalist>.
     let has_list = el
         .attr(&local_name!("list"))
@@ -552,7 +556,7 @@ fn input_role(dom: &Dom, index: &Index, el: &Element) -> Option<&'static str> {
 
 /// `th`: rowheader or columnheader by `scope`, else by position
 /// (<https://w3c.github.io/html-aam/#el-th>).
-fn header_cell_role(dom: &Dom, id: NodeId, el: &Element) -> &'static str {
+fn header_cell_role(dom: &Dom, id: NodeId, el: Element<'_>) -> &'static str {
     if let Some(scope) = el.attr(&local_name!("scope")) {
         let s = scope.trim().to_ascii_lowercase();
         if s == "row" || s == "rowgroup" {
@@ -605,8 +609,8 @@ fn within_presentational_table(
 /// 4. a header cell, header attributes (`headers`, `abbr`, `axis`, `scope`) or an inline
 ///    cell border: data;
 /// 5. otherwise layout (Chromium would still look at stylesheet borders and colours).
-pub fn is_layout_table(dom: &Dom, id: NodeId, el: &Element) -> bool {
-    let non_empty = |e: &Element, a: &LocalName| e.attr(a).is_some_and(|v| !v.trim().is_empty());
+pub fn is_layout_table(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    let non_empty = |e: Element<'_>, a: &LocalName| e.attr(a).is_some_and(|v| !v.trim().is_empty());
     let bordered = el.attr(&local_name!("border")).is_some_and(|b| {
         b.trim()
             .parse::<u32>()
@@ -640,7 +644,7 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: &Element) -> bool {
             }
         }
     }
-    let cells: Vec<&Element> = rows
+    let cells: Vec<Element<'_>> = rows
         .iter()
         .flat_map(|&r| dom.children(r))
         .filter_map(|c| dom.element(c))
@@ -652,7 +656,7 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: &Element) -> bool {
     if rows.len() >= 20 {
         return false;
     }
-    let data_cell = |c: &&Element| {
+    let data_cell = |c: &Element<'_>| {
         c.is_html(&local_name!("th"))
             || [
                 local_name!("headers"),
@@ -661,7 +665,7 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: &Element) -> bool {
                 local_name!("scope"),
             ]
             .iter()
-            .any(|a| non_empty(c, a))
+            .any(|a| non_empty(*c, a))
             || c.attr(&local_name!("style"))
                 .is_some_and(|s| s.to_ascii_lowercase().contains("border"))
     };
@@ -696,7 +700,7 @@ fn scoped_to_sectioning(dom: &Dom, id: NodeId, scopes: &[LocalName]) -> bool {
 
 /// Whether the author gave the element a name (aria-label, aria-labelledby or title), the
 /// condition under which `section`, `form` and nested `aside` become landmarks.
-fn has_author_name(el: &Element) -> bool {
+fn has_author_name(el: Element<'_>) -> bool {
     [
         local_name!("aria-label"),
         local_name!("aria-labelledby"),

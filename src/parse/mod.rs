@@ -17,7 +17,7 @@ mod sink;
 use std::num::NonZeroU32;
 
 use html5ever::tendril::StrTendril;
-use html5ever::{local_name, ns, Attribute, LocalName, QualName};
+use html5ever::{local_name, namespace_prefix, ns, LocalName, Namespace, QualName};
 
 /// The id of a node in a [`Dom`]: an index into its arena.
 ///
@@ -55,8 +55,8 @@ pub struct Node {
     pub data: NodeData,
 }
 
-// Arena nodes are as numerous as tags and text runs: keep them at 48 bytes (checked at build
-// time, so a field added carelessly fails the build rather than peak memory).
+// Arena nodes are as numerous as tags and text runs: keep them at 48 bytes, elements included
+// (checked at build time, so a field added carelessly fails the build rather than peak memory).
 const _: () = assert!(std::mem::size_of::<Node>() <= 48);
 
 /// What a node is.
@@ -67,53 +67,199 @@ pub enum NodeData {
     Text(StrTendril),
     /// Comments and processing instructions: kept so outerHTML round-trips, never rendered.
     Comment(StrTendril),
-    /// Boxed, so that text nodes (as numerous as elements) stay small: a node is 48 bytes.
-    Element(Box<Element>),
+    /// Read through [`Dom::element`], which pairs it with its attributes.
+    Element(ElementData),
 }
 
-/// An element: its interned name, its attributes in source order, and for `<template>` the
-/// document fragment that holds its contents.
+/// The namespaces the HTML tree builder creates elements in
+/// (<https://html.spec.whatwg.org/multipage/parsing.html#create-an-element-for-the-token>:
+/// HTML, and SVG or MathML for foreign content).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ElementNs {
+    Html,
+    Svg,
+    MathMl,
+}
+
+static HTML_NS: Namespace = ns!(html);
+static SVG_NS: Namespace = ns!(svg);
+static MATHML_NS: Namespace = ns!(mathml);
+
+impl ElementNs {
+    fn of(ns: &Namespace) -> ElementNs {
+        match *ns {
+            ns!(svg) => ElementNs::Svg,
+            ns!(mathml) => ElementNs::MathMl,
+            // The tree builder creates no other kind; HTML is the neutral reading.
+            _ => ElementNs::Html,
+        }
+    }
+
+    fn namespace(self) -> &'static Namespace {
+        match self {
+            ElementNs::Html => &HTML_NS,
+            ElementNs::Svg => &SVG_NS,
+            ElementNs::MathMl => &MATHML_NS,
+        }
+    }
+}
+
+/// An element as the arena stores it: its interned name and namespace, where its attributes
+/// sit in the arena's attribute list, and for `<template>` the fragment holding its contents.
+///
+/// Attributes live in one list per [`Dom`] and their values in one string, rather than a
+/// vector and a string per element: on a page with tens of thousands of elements that is
+/// tens of thousands fewer allocations and keeps the element inside its 48-byte node.
 #[derive(Debug)]
-pub struct Element {
-    pub name: QualName,
-    pub attrs: Vec<Attribute>,
-    pub template_contents: Option<NodeId>,
+pub struct ElementData {
+    local: LocalName,
+    first_attr: u32,
+    attr_count: u32,
+    template_contents: Option<NodeId>,
+    ns: ElementNs,
 }
 
-impl Element {
+impl ElementData {
+    /// The local name, for HTML elements the lower-case tag name.
+    pub fn local(&self) -> &LocalName {
+        &self.local
+    }
+
+    /// The element's namespace.
+    pub fn ns(&self) -> &'static Namespace {
+        self.ns.namespace()
+    }
+
+    fn attr_range(&self) -> std::ops::Range<usize> {
+        let first = self.first_attr as usize;
+        first..first + self.attr_count as usize
+    }
+}
+
+/// One attribute in the arena: its name and where its value sits in the value string.
+///
+/// The name is the attribute's qualified name as one atom (`href`, or `xlink:href` for the
+/// attributes the parser puts in a namespace on SVG and MathML elements), so a lookup by
+/// local name never meets a namespaced attribute; [`Element::attr_name`] gives the parts.
+#[derive(Debug, Clone)]
+pub struct Attr {
+    name: LocalName,
+    start: u32,
+    len: u32,
+}
+
+/// An element of a [`Dom`]: its name, attributes and template contents. Cheap to copy.
+#[derive(Clone, Copy, Debug)]
+pub struct Element<'a> {
+    data: &'a ElementData,
+    attrs: &'a [Attr],
+    values: &'a str,
+}
+
+impl<'a> Element<'a> {
     /// The value of the attribute `name` (no namespace), if present.
-    pub fn attr(&self, name: &LocalName) -> Option<&str> {
+    pub fn attr(&self, name: &LocalName) -> Option<&'a str> {
         self.attrs
             .iter()
-            .find(|a| a.name.ns == ns!() && a.name.local == *name)
-            .map(|a| &*a.value)
+            .find(|a| a.name == *name)
+            .map(|a| self.value(a))
     }
 
     /// Whether the attribute `name` (no namespace) is present.
     pub fn has_attr(&self, name: &LocalName) -> bool {
-        self.attr(name).is_some()
+        self.attrs.iter().any(|a| a.name == *name)
+    }
+
+    /// Whether the element has no attributes.
+    pub fn has_no_attrs(&self) -> bool {
+        self.attrs.is_empty()
+    }
+
+    /// `(qualified name, value)` of every attribute, in source order.
+    pub fn attrs(&self) -> impl Iterator<Item = (&'a LocalName, &'a str)> + 'a {
+        let values = self.values;
+        self.attrs.iter().map(move |a| {
+            (
+                &a.name,
+                &values[a.start as usize..(a.start + a.len) as usize],
+            )
+        })
+    }
+
+    /// The namespaced name of an attribute from [`Element::attrs`]. On SVG and MathML
+    /// elements the parser puts `xlink:*`, `xml:*` and `xmlns` attributes in their namespaces
+    /// (<https://html.spec.whatwg.org/multipage/parsing.html#adjust-foreign-attributes>);
+    /// every other attribute has no namespace and its qualified name as local name.
+    pub fn attr_name(&self, qualified: &LocalName) -> QualName {
+        if self.data.ns != ElementNs::Html {
+            if let Some((prefix, ns)) = foreign_attr(qualified) {
+                let local = qualified.split_once(':').map_or(&**qualified, |(_, l)| l);
+                return QualName::new(prefix, ns, LocalName::from(local));
+            }
+        }
+        QualName::new(None, ns!(), qualified.clone())
+    }
+
+    /// The element's full name.
+    pub fn name(&self) -> QualName {
+        QualName::new(None, self.ns().clone(), self.local().clone())
     }
 
     /// The local name, for HTML elements the lower-case tag name.
-    pub fn local(&self) -> &LocalName {
-        &self.name.local
+    pub fn local(&self) -> &'a LocalName {
+        &self.data.local
+    }
+
+    /// The element's namespace.
+    pub fn ns(&self) -> &'static Namespace {
+        self.data.ns()
     }
 
     /// Whether this is the HTML element `name`.
     pub fn is_html(&self, name: &LocalName) -> bool {
-        self.name.ns == ns!(html) && self.name.local == *name
+        self.data.ns == ElementNs::Html && self.data.local == *name
     }
 
     /// Whether this element is in the HTML namespace.
     pub fn in_html_ns(&self) -> bool {
-        self.name.ns == ns!(html)
+        self.data.ns == ElementNs::Html
     }
+
+    /// Whether this element is in the SVG namespace.
+    pub fn in_svg_ns(&self) -> bool {
+        self.data.ns == ElementNs::Svg
+    }
+
+    /// For `<template>`, the document fragment that holds its contents.
+    pub fn template_contents(&self) -> Option<NodeId> {
+        self.data.template_contents
+    }
+
+    fn value(&self, a: &Attr) -> &'a str {
+        &self.values[a.start as usize..(a.start + a.len) as usize]
+    }
+}
+
+/// The prefix and namespace of an attribute the parser adjusts on foreign elements.
+fn foreign_attr(qualified: &str) -> Option<(Option<html5ever::Prefix>, Namespace)> {
+    Some(match qualified {
+        "xlink:actuate" | "xlink:arcrole" | "xlink:href" | "xlink:role" | "xlink:show"
+        | "xlink:title" | "xlink:type" => (Some(namespace_prefix!("xlink")), ns!(xlink)),
+        "xml:lang" | "xml:space" => (Some(namespace_prefix!("xml")), ns!(xml)),
+        "xmlns" => (None, ns!(xmlns)),
+        "xmlns:xlink" => (Some(namespace_prefix!("xmlns")), ns!(xmlns)),
+        _ => return None,
+    })
 }
 
 /// The parsed page: an arena of nodes rooted at [`NodeId::DOCUMENT`].
 #[derive(Debug)]
 pub struct Dom {
     nodes: Vec<Node>,
+    /// Every element's attributes, each element's in one run.
+    attrs: Vec<Attr>,
+    /// Every attribute value, one after another.
+    values: String,
     elements: usize,
     parse_errors: usize,
 }
@@ -133,11 +279,21 @@ impl Dom {
         &self.nodes[id.index()]
     }
 
-    /// The element data of `id`, or `None` for other kinds of node.
-    pub fn element(&self, id: NodeId) -> Option<&Element> {
+    /// The element `id`, or `None` for other kinds of node.
+    pub fn element(&self, id: NodeId) -> Option<Element<'_>> {
         match &self.node(id).data {
-            NodeData::Element(e) => Some(&**e),
+            NodeData::Element(e) => Some(self.element_of(e)),
             _ => None,
+        }
+    }
+
+    /// The element whose data is `data` (from a [`NodeData::Element`] of this `Dom`).
+    pub fn element_of<'a>(&'a self, data: &'a ElementData) -> Element<'a> {
+        Element {
+            data,
+            // A range from another `Dom` could be out of bounds: read it as no attributes.
+            attrs: self.attrs.get(data.attr_range()).unwrap_or_default(),
+            values: &self.values,
         }
     }
 
@@ -170,7 +326,7 @@ impl Dom {
     }
 
     /// The element ancestors of `id`, nearest first.
-    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = (NodeId, &Element)> {
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = (NodeId, Element<'_>)> {
         std::iter::successors(self.node(id).parent, move |&p| self.node(p).parent)
             .filter_map(move |p| self.element(p).map(|e| (p, e)))
     }
@@ -210,7 +366,7 @@ impl Dom {
     }
 
     /// Every element, in document order.
-    pub fn elements(&self) -> impl Iterator<Item = (NodeId, &Element)> {
+    pub fn elements(&self) -> impl Iterator<Item = (NodeId, Element<'_>)> {
         self.descendants(NodeId::DOCUMENT)
             .filter_map(move |id| self.element(id).map(|e| (id, e)))
     }
@@ -244,8 +400,8 @@ pub fn is_void_name(name: &LocalName) -> bool {
 }
 
 /// Whether an element is a void HTML element.
-pub fn is_void(el: &Element) -> bool {
-    el.in_html_ns() && is_void_name(el.local())
+pub fn is_void(el: &ElementData) -> bool {
+    el.ns == ElementNs::Html && is_void_name(el.local())
 }
 
 /// Iterator over the children of a node.
@@ -345,6 +501,68 @@ mod tests {
             })
             .collect();
         assert_eq!(texts, ["a&b"]);
+    }
+
+    #[test]
+    fn attributes_of_repeated_html_and_body_tags_are_merged() {
+        // The second <html>/<body> start tag adds only attributes the element lacks, after
+        // other elements' attributes are already in the arena's list.
+        let dom = Dom::parse(
+            "<html lang=en><body class=a><p id=x><html lang=fr dir=rtl><body class=b data-k=v>",
+        );
+        let attrs = |name| {
+            let (_, el) = dom
+                .elements()
+                .find(|(_, e)| e.is_html(&name))
+                .expect("element");
+            el.attrs()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(attrs(local_name!("html")), ["lang=en", "dir=rtl"]);
+        assert_eq!(attrs(local_name!("body")), ["class=a", "data-k=v"]);
+        assert_eq!(attrs(local_name!("p")), ["id=x"]);
+    }
+
+    #[test]
+    fn foreign_attributes_keep_their_namespace_apart() {
+        let dom = Dom::parse(
+            r#"<svg xlink:href=in-ns href=plain xml:lang=de></svg><a xlink:href=literal>"#,
+        );
+        let (_, svg) = dom.elements().find(|(_, e)| e.in_svg_ns()).expect("svg");
+        assert_eq!(svg.attr(&local_name!("href")), Some("plain"));
+        let names: Vec<QualName> = svg.attrs().map(|(q, _)| svg.attr_name(q)).collect();
+        assert_eq!(
+            names[0],
+            QualName::new(
+                Some(namespace_prefix!("xlink")),
+                ns!(xlink),
+                local_name!("href")
+            )
+        );
+        assert_eq!(names[1], QualName::new(None, ns!(), local_name!("href")));
+        assert_eq!(
+            names[2],
+            QualName::new(
+                Some(namespace_prefix!("xml")),
+                ns!(xml),
+                local_name!("lang")
+            )
+        );
+        // On an HTML element the parser adjusts nothing: the colon is part of the name.
+        let (_, a) = dom
+            .elements()
+            .find(|(_, e)| e.is_html(&local_name!("a")))
+            .expect("a");
+        let (q, v) = a.attrs().next().expect("one attribute");
+        assert_eq!(
+            (a.attr_name(q), v),
+            (
+                QualName::new(None, ns!(), LocalName::from("xlink:href")),
+                "literal"
+            )
+        );
+        assert_eq!(a.attr(&local_name!("href")), None);
     }
 
     #[test]

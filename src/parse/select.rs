@@ -78,6 +78,7 @@ impl Selector {
 struct ElementRef<'a> {
     dom: &'a Dom,
     id: NodeId,
+    el: super::Element<'a>,
 }
 
 impl fmt::Debug for ElementRef<'_> {
@@ -88,15 +89,11 @@ impl fmt::Debug for ElementRef<'_> {
 
 impl<'a> ElementRef<'a> {
     fn new(dom: &'a Dom, id: NodeId) -> Option<ElementRef<'a>> {
-        dom.element(id).map(|_| ElementRef { dom, id })
+        dom.element(id).map(|el| ElementRef { dom, id, el })
     }
 
-    fn el(&self) -> &'a super::Element {
-        match &self.dom.node(self.id).data {
-            NodeData::Element(e) => e,
-            // Constructed only for elements (see `new`).
-            _ => unreachable!("ElementRef always points at an element"),
-        }
+    fn el(&self) -> super::Element<'a> {
+        self.el
     }
 
     fn sibling_element(&self, next: bool) -> Option<ElementRef<'a>> {
@@ -164,15 +161,15 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn has_local_name(&self, name: &CssName) -> bool {
-        self.el().name.local == name.0
+        *self.el().local() == name.0
     }
 
     fn has_namespace(&self, ns: &Namespace) -> bool {
-        self.el().name.ns == *ns
+        self.el().ns() == ns
     }
 
     fn is_same_type(&self, other: &Self) -> bool {
-        self.el().name == other.el().name
+        self.el().local() == other.el().local() && self.el().ns() == other.el().ns()
     }
 
     fn attr_matches(
@@ -181,12 +178,14 @@ impl selectors::Element for ElementRef<'_> {
         local_name: &CssName,
         operation: &AttrSelectorOperation<&CssString>,
     ) -> bool {
-        self.el().attrs.iter().any(|a| {
+        let el = self.el();
+        el.attrs().any(|(qualified, value)| {
+            let name = el.attr_name(qualified);
             let ns_ok = match ns {
                 NamespaceConstraint::Any => true,
-                NamespaceConstraint::Specific(n) => a.name.ns == **n,
+                NamespaceConstraint::Specific(n) => name.ns == **n,
             };
-            ns_ok && a.name.local == local_name.0 && operation.eval_str(&a.value)
+            ns_ok && name.local == local_name.0 && operation.eval_str(value)
         })
     }
 

@@ -8,13 +8,15 @@ use std::cell::{Cell, Ref, RefCell};
 
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
-use html5ever::{Attribute, QualName};
+use html5ever::{Attribute, LocalName, Namespace, QualName};
 use markup5ever::interface::ElemName;
 
-use super::{Dom, Element, Node, NodeData, NodeId};
+use super::{Attr, Dom, ElementData, ElementNs, Node, NodeData, NodeId};
 
 pub(super) struct ArenaSink {
     nodes: RefCell<Vec<Node>>,
+    attrs: RefCell<Vec<Attr>>,
+    values: RefCell<String>,
     elements: Cell<usize>,
     parse_errors: Cell<usize>,
     /// Tree depth of each node when it was inserted (parse-time only, for the depth guard).
@@ -33,6 +35,8 @@ impl ArenaSink {
         depths.push(0);
         ArenaSink {
             nodes: RefCell::new(arena),
+            attrs: RefCell::new(Vec::new()),
+            values: RefCell::new(String::new()),
             elements: Cell::new(0),
             parse_errors: Cell::new(0),
             depths: RefCell::new(depths),
@@ -55,29 +59,66 @@ fn new_node(data: NodeData) -> Node {
 /// An element name lent to the tree builder straight from the arena. html5ever only holds it
 /// within one expression or block, never across a call that mutates the sink, so the shared
 /// borrow never meets a mutable one (and a `RefCell` would panic, not misbehave, if it did).
-pub(super) struct BorrowedName<'a>(Ref<'a, QualName>);
+pub(super) struct BorrowedName<'a> {
+    local: Ref<'a, LocalName>,
+    ns: &'static Namespace,
+}
 
 impl std::fmt::Debug for BorrowedName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
+        write!(f, "{{{}}}{}", self.ns, *self.local)
     }
 }
 
 impl ElemName for BorrowedName<'_> {
-    fn ns(&self) -> &markup5ever::Namespace {
-        &self.0.ns
+    fn ns(&self) -> &Namespace {
+        self.ns
     }
-    fn local_name(&self) -> &markup5ever::LocalName {
-        &self.0.local
+    fn local_name(&self) -> &LocalName {
+        &self.local
     }
 }
 
 /// The name reported for a handle that is not an element (the tree builder never asks).
-static NO_NAME: std::sync::LazyLock<QualName> = std::sync::LazyLock::new(|| {
-    QualName::new(None, markup5ever::ns!(), markup5ever::local_name!(""))
-});
+static NO_NAME: LocalName = markup5ever::local_name!("");
+static NO_NS: Namespace = markup5ever::ns!();
+
+/// An attribute's name as the arena keeps it: the local name, or `prefix:local` for the
+/// attributes the parser puts in a namespace.
+fn qualified(name: &QualName) -> LocalName {
+    match &name.prefix {
+        Some(prefix) => LocalName::from(format!("{prefix}:{}", name.local)),
+        None => name.local.clone(),
+    }
+}
 
 impl ArenaSink {
+    /// Appends attributes to the arena's list and their values to its value string; returns
+    /// where the run starts and how long it is.
+    fn store_attrs(&self, attrs: Vec<Attribute>) -> (u32, u32) {
+        let mut list = self.attrs.borrow_mut();
+        let mut values = self.values.borrow_mut();
+        // Positions are u32 like node ids: the parser's own buffers (tendrils) cap the input
+        // at 4 GiB. Values beyond that (only NUL floods tripled into U+FFFD could get there)
+        // are cut to what still fits rather than wrapping.
+        let first = u32::try_from(list.len()).unwrap_or(u32::MAX);
+        for a in &attrs {
+            let start = u32::try_from(values.len()).unwrap_or(u32::MAX);
+            let mut end = a.value.len().min((u32::MAX - start) as usize);
+            while !a.value.is_char_boundary(end) {
+                end -= 1;
+            }
+            let value = &a.value[..end];
+            values.push_str(value);
+            list.push(Attr {
+                name: qualified(&a.name),
+                start,
+                len: u32::try_from(value.len()).unwrap_or(0),
+            });
+        }
+        (first, u32::try_from(attrs.len()).unwrap_or(u32::MAX))
+    }
+
     fn push(&self, data: NodeData) -> NodeId {
         let mut nodes = self.nodes.borrow_mut();
         nodes.push(new_node(data));
@@ -122,7 +163,7 @@ impl ArenaSink {
             let id = cur?;
             let node = &nodes[id.index()];
             if let NodeData::Element(e) = &node.data {
-                if e.name.local == *name {
+                if e.local == *name {
                     return node.parent;
                 }
             }
@@ -233,8 +274,14 @@ impl TreeSink for ArenaSink {
     fn finish(self) -> Dom {
         let mut nodes = self.nodes.into_inner();
         nodes.shrink_to_fit();
+        let mut attrs = self.attrs.into_inner();
+        attrs.shrink_to_fit();
+        let mut values = self.values.into_inner();
+        values.shrink_to_fit();
         Dom {
             nodes,
+            attrs,
+            values,
             elements: self.elements.get(),
             parse_errors: self.parse_errors.get(),
         }
@@ -249,30 +296,29 @@ impl TreeSink for ArenaSink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a NodeId) -> BorrowedName<'a> {
-        BorrowedName(Ref::map(self.nodes.borrow(), |nodes| {
-            match &nodes[target.index()].data {
-                NodeData::Element(e) => &e.name,
-                _ => &NO_NAME,
-            }
-        }))
+        let nodes = self.nodes.borrow();
+        let ns = match &nodes[target.index()].data {
+            NodeData::Element(e) => e.ns(),
+            _ => &NO_NS,
+        };
+        let local = Ref::map(nodes, |nodes| match &nodes[target.index()].data {
+            NodeData::Element(e) => &e.local,
+            _ => &NO_NAME,
+        });
+        BorrowedName { local, ns }
     }
 
-    fn create_element(
-        &self,
-        name: QualName,
-        mut attrs: Vec<Attribute>,
-        flags: ElementFlags,
-    ) -> NodeId {
-        // The tokenizer grows the list one attribute at a time (capacity 4, 8…): the slack is
-        // a third of the arena's memory on attribute-heavy pages, and shrinking is in place.
-        attrs.shrink_to_fit();
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {
+        let (first_attr, attr_count) = self.store_attrs(attrs);
         let template_contents = flags.template.then(|| self.push(NodeData::Document));
         self.elements.set(self.elements.get() + 1);
-        self.push(NodeData::Element(Box::new(Element {
-            name,
-            attrs,
+        self.push(NodeData::Element(ElementData {
+            ns: ElementNs::of(&name.ns),
+            local: name.local,
+            first_attr,
+            attr_count,
             template_contents,
-        })))
+        }))
     }
 
     fn create_comment(&self, text: StrTendril) -> NodeId {
@@ -316,9 +362,10 @@ impl TreeSink for ArenaSink {
 
     fn get_template_contents(&self, target: &NodeId) -> NodeId {
         match &self.nodes.borrow()[target.index()].data {
-            NodeData::Element(e) if e.template_contents.is_some() => {
-                e.template_contents.unwrap_or(*target)
-            }
+            NodeData::Element(ElementData {
+                template_contents: Some(contents),
+                ..
+            }) => *contents,
             // Only called for templates; fall back to the element itself (its contents then
             // land under it, which is harmless: templates are never rendered).
             _ => *target,
@@ -340,15 +387,30 @@ impl TreeSink for ArenaSink {
     }
 
     fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
-        self.with_nodes(|nodes| {
-            if let NodeData::Element(e) = &mut nodes[target.index()].data {
-                for attr in attrs {
-                    if !e.attrs.iter().any(|a| a.name == attr.name) {
-                        e.attrs.push(attr);
-                    }
-                }
-            }
-        });
+        // Only for a second `<html>` or `<body>` start tag: rare, so the element's run of
+        // attributes is copied to the end of the list, where the new ones can follow it.
+        let mut nodes = self.nodes.borrow_mut();
+        let NodeData::Element(e) = &mut nodes[target.index()].data else {
+            return;
+        };
+        let mut list = self.attrs.borrow_mut();
+        let old = e.attr_range();
+        let missing: Vec<Attribute> = attrs
+            .into_iter()
+            .filter(|new| {
+                let name = qualified(&new.name);
+                !list[old.clone()].iter().any(|a| a.name == name)
+            })
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        let first = list.len();
+        list.extend_from_within(old);
+        drop(list);
+        let (_, added) = self.store_attrs(missing);
+        e.first_attr = u32::try_from(first).unwrap_or(u32::MAX);
+        e.attr_count = e.attr_count.saturating_add(added);
     }
 
     fn remove_from_parent(&self, target: &NodeId) {
