@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use agent_snapshot::{query, Document, Format, QueryKind, RenderOptions, TreeOptions};
+use agent_snapshot::{query, render, Document, Format, QueryKind, RenderOptions, TreeOptions};
 
 #[derive(Parser)]
 #[command(
@@ -353,16 +353,17 @@ fn write_out(text: &str) -> Result<(), CliError> {
 }
 
 fn snapshot(args: &SnapshotArgs) -> Result<(), CliError> {
-    // Handed over by value: the document frees the input once parsed, before the walk.
-    let doc = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?;
+    // Handed over by value: the document frees the input once parsed, before the walk; and
+    // the arena goes once the tree is built, so the render's memory is not added to it.
+    let tree = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?.into_tree();
     let out = if args.tree_json {
-        write_out(&doc.tree().to_json())
+        write_out(&tree.to_json())
     } else {
-        write_out(&doc.snapshot(&args.budget.options()).text)
+        write_out(&render(&tree, &args.budget.options()).text)
     };
     // The process is about to exit and the OS takes the memory back at once: freeing the
-    // arena and the tree one allocation at a time was a tenth of the command's instructions.
-    std::mem::forget(doc);
+    // tree one allocation at a time was a tenth of the command's instructions.
+    std::mem::forget(tree);
     out
 }
 

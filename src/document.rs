@@ -111,6 +111,20 @@ impl Document {
         &self.tree
     }
 
+    /// The node tree, giving up the arena: for a caller that only renders, since the arena
+    /// (nodes, attributes, the decoded input) is most of a document's memory and refs can
+    /// no longer be queried once it is gone.
+    ///
+    /// ```
+    /// use agent_snapshot::{render, Document, RenderOptions};
+    ///
+    /// let tree = Document::parse("<a href=/>Home</a>", &Default::default()).into_tree();
+    /// assert!(render(&tree, &RenderOptions::default()).text.contains("link \"Home\""));
+    /// ```
+    pub fn into_tree(self) -> NodeTree {
+        self.tree
+    }
+
     /// Renders the node tree: [`crate::render()`] on [`Document::tree`].
     pub fn snapshot(&self, opts: &RenderOptions) -> SnapshotResult {
         render(&self.tree, opts)

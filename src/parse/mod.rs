@@ -3,8 +3,8 @@
 //! html5ever does the HTML parsing (the full WHATWG tree-construction algorithm, so truncated,
 //! misnested and otherwise malformed markup ends up as the tree a browser would build). It
 //! builds into [`Dom`], a flat arena: every node lives in one `Vec`, linked by `u32` ids, with
-//! element and attribute names as interned atoms and text as reference-counted tendrils that
-//! share the input buffer. Nothing in the arena is recursive, so every later stage can walk it
+//! element and attribute names as interned atoms, text as reference-counted tendrils that
+//! share the input buffer, and all attributes in one list with their values in one string. Nothing in the arena is recursive, so every later stage can walk it
 //! with an explicit stack whatever the nesting depth of the page.
 //!
 //! [`encoding`] decides how bytes become text before the parser sees them.
