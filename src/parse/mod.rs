@@ -142,7 +142,7 @@ impl ElementData {
 /// attributes the parser puts in a namespace on SVG and MathML elements), so a lookup by
 /// local name never meets a namespaced attribute; [`Element::attr_name`] gives the parts.
 #[derive(Debug, Clone)]
-pub struct Attr {
+struct Attr {
     name: LocalName,
     start: u32,
     len: u32,
