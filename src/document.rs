@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
 use crate::render::{render, RenderOptions, SnapshotResult};
-use crate::tree::NodeTree;
+use crate::tree::{NodeTree, Ref};
 use crate::walk::{walk, TreeOptions};
 
 /// A parsed page: the arena, its node tree and the ref table.
@@ -146,11 +146,8 @@ impl Document {
         let r = ref_.trim();
         let r = r.strip_prefix("ref=").unwrap_or(r);
         let r = r.strip_prefix('@').unwrap_or(r);
-        let n: usize = r.strip_prefix('e')?.parse().ok()?;
-        if r.len() > 1 && r.as_bytes()[1] == b'0' {
-            return None;
-        }
-        self.refs.get(n.checked_sub(1)?).copied()
+        let n = usize::try_from(Ref::parse(r)?.number()).ok()?;
+        self.refs.get(n - 1).copied()
     }
 
     /// Number of refs in the tree.
@@ -186,6 +183,7 @@ mod tests {
             "",
             "e",
             "e-1",
+            "e+1",
             "e99999999999999999999999",
         ] {
             assert!(d.resolve(bad).is_none(), "{bad}");

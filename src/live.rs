@@ -138,7 +138,7 @@ pub struct Session {
     page: Page,
     options: LaunchOptions,
     /// Refs of the latest look (also those its text left out).
-    refs: HashSet<String>,
+    refs: HashSet<Ref>,
     /// The token the latest look left on its document; `None` before the first look.
     look_token: Option<String>,
     looks: u64,
@@ -466,8 +466,8 @@ impl Session {
         self.refs.clear();
         let mut stack = vec![&tree.tree];
         while let Some(node) = stack.pop() {
-            if let Some(r) = &node.ref_ {
-                self.refs.insert(r.to_string());
+            if let Some(r) = node.ref_ {
+                self.refs.insert(r);
             }
             stack.extend(node.children.iter());
         }
@@ -503,7 +503,7 @@ impl Session {
                 format!("no look yet: call look first, then use its refs (not {ref_})"),
             ));
         };
-        if !self.refs.contains(&ref_) {
+        if !Ref::parse(&ref_).is_some_and(|r| self.refs.contains(&r)) {
             return Err(AgentError::new(
                 Code::NotFound,
                 format!(

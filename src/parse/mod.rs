@@ -177,13 +177,8 @@ impl<'a> Element<'a> {
 
     /// `(qualified name, value)` of every attribute, in source order.
     pub fn attrs(&self) -> impl Iterator<Item = (&'a LocalName, &'a str)> + 'a {
-        let values = self.values;
-        self.attrs.iter().map(move |a| {
-            (
-                &a.name,
-                &values[a.start as usize..(a.start + a.len) as usize],
-            )
-        })
+        let el = *self;
+        self.attrs.iter().map(move |a| (&a.name, el.value(a)))
     }
 
     /// The namespaced name of an attribute from [`Element::attrs`]. On SVG and MathML

@@ -92,10 +92,6 @@ impl<'a> ElementRef<'a> {
         dom.element(id).map(|el| ElementRef { dom, id, el })
     }
 
-    fn el(&self) -> super::Element<'a> {
-        self.el
-    }
-
     fn sibling_element(&self, next: bool) -> Option<ElementRef<'a>> {
         let step = |id: NodeId| {
             let n = self.dom.node(id);
@@ -157,19 +153,19 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn is_html_element_in_html_document(&self) -> bool {
-        self.el().in_html_ns()
+        self.el.in_html_ns()
     }
 
     fn has_local_name(&self, name: &CssName) -> bool {
-        *self.el().local() == name.0
+        *self.el.local() == name.0
     }
 
     fn has_namespace(&self, ns: &Namespace) -> bool {
-        self.el().ns() == ns
+        self.el.ns() == ns
     }
 
     fn is_same_type(&self, other: &Self) -> bool {
-        self.el().local() == other.el().local() && self.el().ns() == other.el().ns()
+        self.el.local() == other.el.local() && self.el.ns() == other.el.ns()
     }
 
     fn attr_matches(
@@ -178,7 +174,7 @@ impl selectors::Element for ElementRef<'_> {
         local_name: &CssName,
         operation: &AttrSelectorOperation<&CssString>,
     ) -> bool {
-        let el = self.el();
+        let el = self.el;
         el.attrs().any(|(qualified, value)| {
             let name = el.attr_name(qualified);
             let ns_ok = match ns {
@@ -204,7 +200,7 @@ impl selectors::Element for ElementRef<'_> {
     fn apply_selector_flags(&self, _flags: ElementSelectorFlags) {}
 
     fn is_link(&self) -> bool {
-        let el = self.el();
+        let el = self.el;
         el.in_html_ns()
             && matches!(
                 *el.local(),
@@ -214,17 +210,17 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn is_html_slot_element(&self) -> bool {
-        self.el().is_html(&local_name!("slot"))
+        self.el.is_html(&local_name!("slot"))
     }
 
     fn has_id(&self, id: &CssName, case: CaseSensitivity) -> bool {
-        self.el()
+        self.el
             .attr(&local_name!("id"))
             .is_some_and(|v| case.eq(v.as_bytes(), id.0.as_bytes()))
     }
 
     fn has_class(&self, name: &CssName, case: CaseSensitivity) -> bool {
-        self.el().attr(&local_name!("class")).is_some_and(|v| {
+        self.el.attr(&local_name!("class")).is_some_and(|v| {
             v.split_ascii_whitespace()
                 .any(|c| case.eq(c.as_bytes(), name.0.as_bytes()))
         })

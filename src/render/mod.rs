@@ -163,7 +163,7 @@ struct Flat<'a> {
     parent: u32,
     /// Index just past this node's subtree.
     end: u32,
-    /// This node or a descendant has a ref (valid or not: a node with a bad ref still shows).
+    /// This node or a descendant has a ref (a repeated ref too: its node still shows).
     has_ref: bool,
 }
 
