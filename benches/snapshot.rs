@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use agent_snapshot::aria::Index;
-use agent_snapshot::parse::Dom;
+use agent_snapshot::parse::{Dom, Threads};
 use agent_snapshot::walk::walk;
 use agent_snapshot::{query, render, Document, QueryKind, RenderOptions, TreeOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -81,6 +81,10 @@ fn stages(c: &mut Criterion) {
     });
     g.bench_function("parse", |b| {
         b.iter(|| black_box(Dom::parse(black_box(&html)).len()))
+    });
+    // The tokenizer and the tree builder on the caller's thread only (`Threads::One`).
+    g.bench_function("parse_one_thread", |b| {
+        b.iter(|| black_box(Dom::parse_with(black_box(&html), Threads::One).len()))
     });
     let dom = Dom::parse(&html);
     let index = Index::build(&dom);

@@ -74,6 +74,7 @@ pub mod walk;
 
 pub use document::Document;
 pub use error::Error;
+pub use parse::Threads;
 pub use query::{query, QueryError, QueryKind, QueryResult};
 pub use render::{
     render, Format, NodeRef, RefMap, RenderOptions, RenderStats, SnapshotResult, TruncateReason,

@@ -42,6 +42,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::parse::Threads;
 use crate::{Document, RenderOptions, TreeOptions};
 
 /// The start of the line appended to every replaced output, saying what was replaced.
@@ -55,7 +56,8 @@ pub struct CompressOptions {
     pub min_len: usize,
     /// Budgets of the snapshots that replace HTML.
     pub render: RenderOptions,
-    /// Which elements get refs.
+    /// Which elements get refs. The default parses each page on one thread
+    /// ([`Threads::One`]): lines are already spread over every core.
     pub tree: TreeOptions,
     /// Count o200k tokens of what is replaced (tiktoken; about as costly as the snapshot).
     pub count_tokens: bool,
@@ -69,7 +71,10 @@ impl Default for CompressOptions {
         CompressOptions {
             min_len: 2_000,
             render: RenderOptions::default(),
-            tree: TreeOptions::default(),
+            tree: TreeOptions {
+                parse_threads: Threads::One,
+                ..TreeOptions::default()
+            },
             count_tokens: true,
             batch_bytes: 16 << 20,
         }

@@ -16,7 +16,7 @@ use crate::aria::hidden::{
 use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
-use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::parse::{Dom, Element, NodeData, NodeId, Threads};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf};
 use crate::tree::{
     Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION,
@@ -36,7 +36,8 @@ pub const DEFAULT_ATTRS: &[&str] = &[
     "method",
 ];
 
-/// How a page becomes a node tree. Changing any of these may renumber refs.
+/// How a page becomes a node tree. Changing any of these but `parse_threads` may renumber
+/// refs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeOptions {
     /// `true`: content nodes (headings, list items, cells…) get refs only when they have a
@@ -55,6 +56,8 @@ pub struct TreeOptions {
     pub url: Option<String>,
     /// Decode bytes with this encoding label instead of sniffing.
     pub encoding: Option<String>,
+    /// Threads the parser may use; the tree is the same whatever the choice.
+    pub parse_threads: Threads,
 }
 
 impl Default for TreeOptions {
@@ -67,6 +70,7 @@ impl Default for TreeOptions {
             attrs: DEFAULT_ATTRS.iter().map(|s| s.to_string()).collect(),
             url: None,
             encoding: None,
+            parse_threads: Threads::Auto,
         }
     }
 }

@@ -31,7 +31,7 @@ use super::{is_void_name, Dom, NodeId};
 /// The deepest element the parser opens (Chromium's parser limit).
 pub const MAX_PARSE_DEPTH: u32 = 512;
 
-struct DepthGuard {
+pub(super) struct DepthGuard {
     builder: TreeBuilder<NodeId, ArenaSink>,
     /// Start tags dropped and not yet matched by an end tag, per name.
     dropped: RefCell<HashMap<LocalName, u32>>,
@@ -160,8 +160,10 @@ impl TokenSink for DepthGuard {
     }
 }
 
-/// Parses a whole document into the arena.
-pub(super) fn parse(html: &str) -> Dom {
+/// The tree-building half of the parser: html5ever's tree builder into the arena, behind the
+/// depth guard. Fed by a tokenizer on this thread ([`parse`]) or on another
+/// ([`super::pipeline`]).
+pub(super) fn tree_builder(html: &str) -> DepthGuard {
     // Every element and comment starts at `<` + letter or `!`, and text nodes sit between
     // them: twice that count bounds the node count closely, and a flood of bare `<` (which
     // makes no nodes) reserves nothing.
@@ -182,12 +184,37 @@ pub(super) fn parse(html: &str) -> Dom {
             ..Default::default()
         },
     );
-    let guard = DepthGuard {
+    DepthGuard {
         builder,
         dropped: RefCell::new(HashMap::new()),
         current: Cell::new(NodeId::DOCUMENT),
-    };
-    let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
+    }
+}
+
+impl DepthGuard {
+    /// The finished arena.
+    pub(super) fn finish(self) -> Dom {
+        use html5ever::interface::TreeSink;
+        self.builder.sink.finish()
+    }
+}
+
+/// The tokenizer's options for both ways of parsing.
+///
+/// html5ever drops a U+FEFF at the start of *every* `feed` call, not only the stream's first
+/// (0.40: `discard_bom` is never cleared), so a zero-width no-break space right after a
+/// `</script>` (where `feed` pauses) or at a chunk's start would vanish. The caller strips
+/// the one leading byte-order mark instead ([`super::Dom::parse_with`]).
+pub(super) fn tokenizer_opts() -> TokenizerOpts {
+    TokenizerOpts {
+        discard_bom: false,
+        ..TokenizerOpts::default()
+    }
+}
+
+/// Parses a whole document into the arena, on this thread.
+pub(super) fn parse(html: &str) -> Dom {
+    let tokenizer = Tokenizer::new(tree_builder(html), tokenizer_opts());
     let input = BufferQueue::default();
     input.push_back(StrTendril::from(html));
     // `feed` pauses after each `</script>` (a browser would run it) and at each `<meta
@@ -195,6 +222,5 @@ pub(super) fn parse(html: &str) -> Dom {
     // already and nothing runs offline, so keep feeding until the input is consumed.
     while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
     tokenizer.end();
-    use html5ever::interface::TreeSink;
-    tokenizer.sink.builder.sink.finish()
+    tokenizer.sink.finish()
 }

@@ -11,6 +11,7 @@
 
 pub mod encoding;
 mod guard;
+mod pipeline;
 pub mod select;
 mod sink;
 
@@ -18,6 +19,36 @@ use std::num::NonZeroU32;
 
 use html5ever::tendril::StrTendril;
 use html5ever::{local_name, namespace_prefix, ns, LocalName, Namespace, QualName};
+
+/// How many threads the parser uses. The arena is the same whatever the choice.
+///
+/// With two, html5ever's tokenizer runs on a helper thread and its tree builder on the
+/// caller's, which on a large page takes close to half the time off parsing (the two cost
+/// about the same). The helper thread predicts what the tree builder would tell the
+/// tokenizer (which tags start raw text), and the tree builder checks every prediction; on
+/// the first wrong one (rare: framesets, malformed SVG) the page is parsed again on one
+/// thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// Always the caller's thread only: for callers that already run one page per core.
+    One,
+    /// Two threads for pages of 64 KB or more on a machine with two cores or more; one
+    /// otherwise, where starting a thread costs more than it saves.
+    #[default]
+    Auto,
+    /// Always two threads, whatever the size (for tests and benchmarks).
+    Two,
+}
+
+impl Threads {
+    const AUTO_MIN_LEN: usize = 64 * 1024;
+
+    fn machine_has_two() -> bool {
+        // `available_parallelism` reads cgroup files on Linux: ask once per process.
+        static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
+    }
+}
 
 /// The id of a node in a [`Dom`]: an index into its arena.
 ///
@@ -117,6 +148,10 @@ pub struct ElementData {
     attr_count: u32,
     template_contents: Option<NodeId>,
     ns: ElementNs,
+    /// A MathML `annotation-xml` whose `encoding` is HTML: start tags inside it are HTML
+    /// (https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point).
+    /// Parse-time only.
+    html_integration_point: bool,
 }
 
 impl ElementData {
@@ -262,7 +297,37 @@ pub struct Dom {
 impl Dom {
     /// Parses text that is already decoded. Never fails: the HTML parsing algorithm assigns a
     /// tree to every input.
+    ///
+    /// Large pages are parsed on two threads (see [`Threads::Auto`]); the arena is the same
+    /// either way.
     pub fn parse(html: &str) -> Dom {
+        Dom::parse_with(html, Threads::Auto)
+    }
+
+    /// [`Dom::parse`] with a say in how many threads it uses.
+    ///
+    /// ```
+    /// use agent_snapshot::parse::{Dom, Threads};
+    ///
+    /// let html = "<svg><style>a</style></svg><style>b</style><p>text";
+    /// let one = Dom::parse_with(html, Threads::One);
+    /// let two = Dom::parse_with(html, Threads::Two);
+    /// assert_eq!(one.len(), two.len());
+    /// ```
+    pub fn parse_with(html: &str, threads: Threads) -> Dom {
+        // A byte-order mark starts the stream, it is not text (decoding from bytes has
+        // removed it already; text may still carry one).
+        let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+        let two = match threads {
+            Threads::One => false,
+            Threads::Two => true,
+            Threads::Auto => html.len() >= Threads::AUTO_MIN_LEN && Threads::machine_has_two(),
+        };
+        if two {
+            if let Ok(dom) = pipeline::parse(html) {
+                return dom;
+            }
+        }
         guard::parse(html)
     }
 
@@ -463,6 +528,16 @@ mod tests {
         dom.elements().map(|(_, e)| e.local().to_string()).collect()
     }
 
+    /// The text nodes, in document order.
+    fn texts(dom: &Dom) -> Vec<String> {
+        dom.descendants(NodeId::DOCUMENT)
+            .filter_map(|id| match &dom.node(id).data {
+                NodeData::Text(t) => Some(t.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
     fn builds_a_tree_in_document_order() {
         let dom = Dom::parse("<p>a<b>b</b></p><ul><li>x<li>y</ul>");
@@ -561,17 +636,35 @@ mod tests {
     }
 
     #[test]
+    fn only_a_leading_byte_order_mark_is_dropped() {
+        // html5ever would also drop the U+FEFF after `</script>`, where feeding resumes.
+        for threads in [Threads::One, Threads::Two] {
+            let dom = Dom::parse_with("\u{feff}<p>a</p><script>s</script>\u{feff}b", threads);
+            assert_eq!(texts(&dom).concat(), "as\u{feff}b", "{threads:?}");
+        }
+    }
+
+    #[test]
+    fn annotation_xml_with_an_html_encoding_holds_html() {
+        // An HTML integration point: its start tags are HTML elements, as in browsers. With
+        // another encoding (or none) they stay MathML.
+        let dom = Dom::parse(
+            "<math><annotation-xml encoding='Text/HTML'><section>html</section></annotation-xml>\
+             <annotation-xml><section>mathml</section></annotation-xml></math>",
+        );
+        let sections: Vec<bool> = dom
+            .elements()
+            .filter(|(_, e)| *e.local() == local_name!("section"))
+            .map(|(_, e)| e.in_html_ns())
+            .collect();
+        assert_eq!(sections, [true, false]);
+    }
+
+    #[test]
     fn misnested_formatting_is_repaired() {
         // The adoption agency algorithm moves nodes; links must stay consistent.
         let dom = Dom::parse("<b>1<p>2</b>3</p>");
-        let order: Vec<_> = dom
-            .descendants(NodeId::DOCUMENT)
-            .filter_map(|id| match &dom.node(id).data {
-                NodeData::Text(t) => Some(t.to_string()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(order, ["1", "2", "3"]);
+        assert_eq!(texts(&dom), ["1", "2", "3"]);
     }
 
     #[test]
@@ -592,13 +685,7 @@ mod tests {
             max_depth <= guard::MAX_PARSE_DEPTH as usize + 2,
             "depth {max_depth}"
         );
-        let text: usize = dom
-            .descendants(NodeId::DOCUMENT)
-            .filter_map(|id| match &dom.node(id).data {
-                NodeData::Text(t) => Some(t.len()),
-                _ => None,
-            })
-            .sum();
+        let text: usize = texts(&dom).iter().map(String::len).sum();
         assert_eq!(text, 100_000 + "deep text".len(), "no text is lost");
     }
 

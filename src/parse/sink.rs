@@ -318,7 +318,18 @@ impl TreeSink for ArenaSink {
             first_attr,
             attr_count,
             template_contents,
+            html_integration_point: flags.mathml_annotation_xml_integration_point,
         }))
+    }
+
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &NodeId) -> bool {
+        matches!(
+            &self.nodes.borrow()[handle.index()].data,
+            NodeData::Element(ElementData {
+                html_integration_point: true,
+                ..
+            })
+        )
     }
 
     fn create_comment(&self, text: StrTendril) -> NodeId {
