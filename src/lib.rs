@@ -47,7 +47,9 @@
 //! answer). [`tree`] is the node-tree schema both paths share (see `docs/node-tree.md`).
 //!
 //! Nothing recurses on page depth: every traversal uses an explicit stack, so a page nested
-//! 100 000 levels deep costs time, not stack.
+//! 100 000 levels deep costs time, not stack. Pages of 64 KB or more are parsed on two
+//! threads (html5ever's tokenizer on a helper thread); [`Threads`] says when, and the tree is
+//! the same either way.
 
 #![forbid(unsafe_code)]
 
