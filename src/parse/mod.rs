@@ -149,7 +149,7 @@ pub struct ElementData {
     template_contents: Option<NodeId>,
     ns: ElementNs,
     /// A MathML `annotation-xml` whose `encoding` is HTML: start tags inside it are HTML
-    /// (https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point).
+    /// (<https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point>).
     /// Parse-time only.
     html_integration_point: bool,
 }

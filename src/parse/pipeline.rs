@@ -248,7 +248,7 @@ struct Simulator {
 
 impl Simulator {
     /// Whether a start tag is handled by the rules for foreign content (tree construction
-    /// dispatcher, https://html.spec.whatwg.org/multipage/parsing.html#tree-construction).
+    /// dispatcher, <https://html.spec.whatwg.org/multipage/parsing.html#tree-construction>).
     fn foreign_start(&self, name: &LocalName) -> bool {
         match self.frames.last() {
             None => false,
