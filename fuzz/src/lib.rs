@@ -43,11 +43,7 @@ impl<'a> Knobs<'a> {
             max_attr_value_len: self.up_to(300),
             max_siblings: self.up_to(80),
             compact: self.flag(),
-            format: if self.flag() {
-                Format::Json
-            } else {
-                Format::Text
-            },
+            format: if self.flag() { Format::Json } else { Format::Text },
             ..RenderOptions::default()
         }
     }
@@ -86,22 +82,12 @@ pub fn refs_in_text(snap: &SnapshotResult, format: Format) -> Vec<String> {
 /// Checks a rendered snapshot against its options.
 pub fn check_snapshot(snap: &SnapshotResult, opts: &RenderOptions) {
     let chars = snap.text.chars().count();
-    assert!(
-        chars <= opts.max_chars_total,
-        "{chars} chars > {}",
-        opts.max_chars_total
-    );
+    assert!(chars <= opts.max_chars_total, "{chars} chars > {}", opts.max_chars_total);
     assert_eq!(chars, snap.stats.chars_emitted);
     assert!(snap.stats.nodes_emitted <= opts.max_nodes);
-    assert_eq!(
-        snap.stats.truncated,
-        !snap.stats.truncate_reasons.is_empty()
-    );
+    assert_eq!(snap.stats.truncated, !snap.stats.truncate_reasons.is_empty());
     for r in refs_in_text(snap, opts.format) {
-        assert!(
-            snap.refs.get(&r).is_some(),
-            "{r} shown but not in the ref map"
-        );
+        assert!(snap.refs.get(&r).is_some(), "{r} shown but not in the ref map");
     }
 }
 
@@ -128,50 +114,22 @@ pub fn check_pipeline(data: &[u8]) {
     }
     // Deterministic, and the same on two threads: the first parse ran on one (fuzz inputs
     // are below `Threads::Auto`'s size), this one runs the tokenizer on a helper thread.
-    let two = TreeOptions {
-        parse_threads: Threads::Two,
-        ..tree_opts.clone()
-    };
+    let two = TreeOptions { parse_threads: Threads::Two, ..tree_opts.clone() };
     let again = Document::parse_bytes(html, &two).expect("parse");
-    assert_eq!(
-        again.snapshot(&opts).text,
-        snap.text,
-        "non-deterministic output"
-    );
-    assert_eq!(
-        again.tree().to_json(),
-        doc.tree().to_json(),
-        "two threads built another tree"
-    );
+    assert_eq!(again.snapshot(&opts).text, snap.text, "non-deterministic output");
+    assert_eq!(again.tree().to_json(), doc.tree().to_json(), "two threads built another tree");
     // Every ref (bounded, to keep executions fast), every kind, within the limit.
     for n in 1..=doc.ref_count().min(64) {
         let r = format!("e{n}");
-        for kind in [
-            QueryKind::Text,
-            QueryKind::Attrs,
-            QueryKind::OuterHtml,
-            QueryKind::Value,
-        ] {
+        for kind in [QueryKind::Text, QueryKind::Attrs, QueryKind::OuterHtml, QueryKind::Value] {
             let q = query(&doc, &r, kind, limit);
-            assert!(
-                q.value.chars().count() <= limit,
-                "{r} {kind:?} over its limit"
-            );
-            assert!(
-                q.error.is_none() || kind == QueryKind::Value,
-                "{r} {kind:?}: {:?}",
-                q.error
-            );
+            assert!(q.value.chars().count() <= limit, "{r} {kind:?} over its limit");
+            assert!(q.error.is_none() || kind == QueryKind::Value, "{r} {kind:?}: {:?}", q.error);
         }
     }
-    assert!(query(
-        &doc,
-        &format!("e{}", doc.ref_count() + 1),
-        QueryKind::Text,
-        limit
-    )
-    .error
-    .is_some());
+    assert!(query(&doc, &format!("e{}", doc.ref_count() + 1), QueryKind::Text, limit)
+        .error
+        .is_some());
     // The tree round-trips through its JSON schema and renders the same.
     let json = doc.tree().to_json();
     let back = NodeTree::from_json(&json).expect("own tree JSON reads back");
@@ -219,9 +177,6 @@ pub fn check_compress(data: &[u8]) {
     }
     let mut twice = Vec::new();
     let again = compress_jsonl(&once[..], &mut twice, &options, &|_| {}).expect("writes to a Vec");
-    assert_eq!(
-        again.stats.outputs_replaced, 0,
-        "a second run replaced more"
-    );
+    assert_eq!(again.stats.outputs_replaced, 0, "a second run replaced more");
     assert_eq!(once, twice, "a second run changed the output");
 }

@@ -35,7 +35,7 @@ use html5ever::{local_name, Attribute, LocalName, QualName};
 use markup5ever::TokenizerResult;
 
 use super::guard::{tokenizer_opts, tree_builder, DepthGuard};
-use super::Dom;
+use super::{Dom, ElementNs};
 
 /// Text bytes per batch: large enough that the channel costs nothing per token, small enough
 /// that the tree builder starts while the tokenizer is still near the top of the page.
@@ -127,6 +127,31 @@ struct Pending {
     text: StrTendril,
 }
 
+impl Pending {
+    fn new() -> Pending {
+        Pending {
+            records: Vec::with_capacity(BATCH_RECORDS),
+            attrs: Vec::new(),
+            text: StrTendril::with_capacity(BATCH_TEXT),
+        }
+    }
+
+    fn span(&mut self, s: &str) -> Span {
+        let start = self.text.len32();
+        self.text.push_slice(s);
+        Span {
+            start,
+            len: self.text.len32() - start,
+        }
+    }
+
+    /// Full a little before the text buffer is, so that the last token's text rarely makes
+    /// it grow.
+    fn is_full(&self) -> bool {
+        self.records.len() >= BATCH_RECORDS || self.text.len32() >= BATCH_TEXT - 1024
+    }
+}
+
 /// Input bytes per chunk handed to the tokenizer. The tokenizer's thread copies the page a
 /// chunk at a time rather than whole: the tree builder's thread holds the one full copy that
 /// text nodes share, as the one-thread parse does.
@@ -165,40 +190,11 @@ impl Input {
     }
 }
 
-impl Pending {
-    fn new() -> Pending {
-        Pending {
-            records: Vec::with_capacity(BATCH_RECORDS),
-            attrs: Vec::new(),
-            text: StrTendril::with_capacity(BATCH_TEXT),
-        }
-    }
-
-    fn span(&mut self, s: &str) -> Span {
-        let start = self.text.len32();
-        self.text.push_slice(s);
-        Span {
-            start,
-            len: self.text.len32() - start,
-        }
-    }
-
-    fn is_full(&self) -> bool {
-        self.records.len() >= BATCH_RECORDS || self.text.len32() >= BATCH_TEXT - 1024
-    }
-}
-
-/// The foreign (SVG or MathML) elements the simulated tree builder has open.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ForeignNs {
-    Svg,
-    MathMl,
-}
-
+/// A foreign (SVG or MathML) element the simulated tree builder has open.
 struct Frame {
     /// The tag name as the tokenizer gave it (lower case).
     name: LocalName,
-    ns: ForeignNs,
+    ns: ElementNs,
     /// An HTML integration point: start tags inside are HTML.
     html_integration: bool,
     /// A MathML text integration point: start tags inside are HTML, but `mglyph` and
@@ -207,12 +203,12 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(tag: &Tag, ns: ForeignNs) -> Frame {
+    fn new(tag: &Tag, ns: ElementNs) -> Frame {
         let name: &str = &tag.name;
         // https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point
         let html_integration = match ns {
-            ForeignNs::Svg => matches!(name, "foreignobject" | "desc" | "title"),
-            ForeignNs::MathMl => {
+            ElementNs::Svg => matches!(name, "foreignobject" | "desc" | "title"),
+            ElementNs::MathMl => {
                 name == "annotation-xml"
                     && tag.attrs.iter().any(|a| {
                         a.name.local == local_name!("encoding")
@@ -220,10 +216,11 @@ impl Frame {
                                 || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
                     })
             }
+            ElementNs::Html => false,
         };
         // https://html.spec.whatwg.org/multipage/parsing.html#mathml-text-integration-point
         let text_integration =
-            ns == ForeignNs::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext");
+            ns == ElementNs::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext");
         Frame {
             name: tag.name.clone(),
             ns,
@@ -248,45 +245,32 @@ struct Simulator {
 
 impl Simulator {
     /// Whether a start tag is handled by the rules for foreign content (tree construction
-    /// dispatcher, <https://html.spec.whatwg.org/multipage/parsing.html#tree-construction>).
-    fn foreign_start(&self, name: &LocalName) -> bool {
-        match self.frames.last() {
-            None => false,
-            Some(f) if f.html_integration => false,
-            Some(f) if f.text_integration => {
-                matches!(*name, local_name!("mglyph") | local_name!("malignmark"))
-            }
-            Some(f) => !(&*f.name == "annotation-xml" && *name == local_name!("svg")),
-        }
+    /// dispatcher, <https://html.spec.whatwg.org/multipage/parsing.html#tree-construction>),
+    /// and if so the namespace it would open an element in.
+    fn foreign_start(&self, name: &LocalName) -> Option<ElementNs> {
+        let f = self.frames.last()?;
+        let foreign = if f.html_integration {
+            false
+        } else if f.text_integration {
+            matches!(*name, local_name!("mglyph") | local_name!("malignmark"))
+        } else {
+            !(&*f.name == "annotation-xml" && *name == local_name!("svg"))
+        };
+        foreign.then_some(f.ns)
     }
 
     fn start_tag(&mut self, tag: &Tag) -> Next {
-        if self.foreign_start(&tag.name) {
+        if let Some(ns) = self.foreign_start(&tag.name) {
             if !breaks_out_of_foreign_content(tag) {
-                // A foreign element, in its parent's namespace; no tokenizer state change.
-                if let Some(ns) = self.frames.last().map(|f| f.ns) {
-                    if !tag.self_closing {
-                        self.frames.push(Frame::new(tag, ns));
-                    }
-                }
-                return Next::Data;
+                return self.open(tag, ns);
             }
             // "Pop until the current node is an integration point or an HTML element", then
             // the tag is HTML.
             self.pop_to_integration_point();
         }
         match tag.name {
-            local_name!("svg") | local_name!("math") => {
-                if !tag.self_closing {
-                    let ns = if tag.name == local_name!("svg") {
-                        ForeignNs::Svg
-                    } else {
-                        ForeignNs::MathMl
-                    };
-                    self.frames.push(Frame::new(tag, ns));
-                }
-                Next::Data
-            }
+            local_name!("svg") => self.open(tag, ElementNs::Svg),
+            local_name!("math") => self.open(tag, ElementNs::MathMl),
             // The "generic RCDATA / raw text element parsing algorithms" of the in-head and
             // in-body insertion modes (scripting on, as in `guard::tree_builder`).
             local_name!("textarea") | local_name!("title") => Next::Raw(RawKind::Rcdata),
@@ -300,6 +284,15 @@ impl Simulator {
             local_name!("plaintext") => Next::Plaintext,
             _ => Next::Data,
         }
+    }
+
+    /// A foreign element opens (a self-closing one closes at once); the tokenizer's state
+    /// does not change.
+    fn open(&mut self, tag: &Tag, ns: ElementNs) -> Next {
+        if !tag.self_closing {
+            self.frames.push(Frame::new(tag, ns));
+        }
+        Next::Data
     }
 
     fn end_tag(&mut self, tag: &Tag) {
