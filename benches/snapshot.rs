@@ -91,6 +91,14 @@ fn stages(c: &mut Criterion) {
     g.bench_function("walk", |b| {
         b.iter(|| black_box(walk(&dom, &index, &tree_opts).refs.len()))
     });
+    // The walk on the caller's thread only.
+    let one_thread = TreeOptions {
+        threads: Threads::One,
+        ..TreeOptions::default()
+    };
+    g.bench_function("walk_one_thread", |b| {
+        b.iter(|| black_box(walk(&dom, &index, &one_thread).refs.len()))
+    });
     let doc = Document::parse(&html, &tree_opts);
     g.bench_function("render", |b| {
         b.iter(|| black_box(render(doc.tree(), &render_opts).text.len()))

@@ -40,7 +40,7 @@ impl Document {
     /// Parses decoded text. Never fails: every string is some HTML document.
     pub fn parse(html: &str, opts: &TreeOptions) -> Document {
         Document::build(
-            Dom::parse_with(html, opts.parse_threads),
+            Dom::parse_with(html, opts.threads),
             opts,
             encoding_rs::UTF_8,
             EncodingSource::Forced,
@@ -78,7 +78,7 @@ impl Document {
         let bytes = bytes.into();
         let (dom, encoding, source, had_errors) = {
             let decoded = encoding::decode(&bytes, forced);
-            let dom = Dom::parse_with(&decoded.text, opts.parse_threads);
+            let dom = Dom::parse_with(&decoded.text, opts.threads);
             (dom, decoded.encoding, decoded.source, decoded.had_errors)
         };
         // The arena holds its own copy of everything it needs from here on.

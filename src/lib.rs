@@ -69,6 +69,8 @@ pub mod query;
 pub mod render;
 #[cfg(feature = "session")]
 pub mod session;
+#[cfg(test)]
+mod testutil;
 pub mod text;
 pub mod tools;
 pub mod tree;

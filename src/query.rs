@@ -227,7 +227,7 @@ fn control_value(dom: &Dom, id: NodeId, limit: usize) -> Option<(String, bool)> 
         }
         local_name!("textarea") => {
             for d in dom.descendants(id) {
-                if let NodeData::Text(t) = &dom.node(d).data {
+                if let Some(t) = dom.text(d) {
                     if !b.push_str(t) {
                         break;
                     }
@@ -264,7 +264,7 @@ fn control_value(dom: &Dom, id: NodeId, limit: usize) -> Option<(String, bool)> 
                     None => {
                         let mut text = crate::text::TextBuf::new(limit);
                         for d in dom.descendants(o) {
-                            if let NodeData::Text(t) = &dom.node(d).data {
+                            if let Some(t) = dom.text(d) {
                                 text.push_str(t);
                             }
                         }
@@ -348,8 +348,8 @@ impl HtmlSerialize for Subtree<'_> {
                         stack.extend(self.dom.children(parent).map(Step::Open));
                         stack[start..].reverse();
                     }
-                    NodeData::Text(t) => ser.write_text(t)?,
-                    NodeData::Comment(c) => ser.write_comment(c)?,
+                    NodeData::Text(t) => ser.write_text(self.dom.str(*t))?,
+                    NodeData::Comment(c) => ser.write_comment(self.dom.str(*c))?,
                     NodeData::Doctype => ser.write_doctype("html")?,
                     NodeData::Document => {
                         let start = stack.len();

@@ -72,7 +72,7 @@ impl Default for CompressOptions {
             min_len: 2_000,
             render: RenderOptions::default(),
             tree: TreeOptions {
-                parse_threads: Threads::One,
+                threads: Threads::One,
                 ..TreeOptions::default()
             },
             count_tokens: true,

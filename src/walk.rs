@@ -7,6 +7,7 @@
 //! rules that depend only on the page and the [`TreeOptions`]: never on a render budget.
 
 use std::borrow::Cow;
+use std::thread::ScopedJoinHandle;
 
 use html5ever::local_name;
 
@@ -36,7 +37,7 @@ pub const DEFAULT_ATTRS: &[&str] = &[
     "method",
 ];
 
-/// How a page becomes a node tree. Changing any of these but `parse_threads` may renumber
+/// How a page becomes a node tree. Changing any of these but `threads` may renumber
 /// refs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeOptions {
@@ -56,8 +57,8 @@ pub struct TreeOptions {
     pub url: Option<String>,
     /// Decode bytes with this encoding label instead of sniffing.
     pub encoding: Option<String>,
-    /// Threads the parser may use; the tree is the same whatever the choice.
-    pub parse_threads: Threads,
+    /// Threads the parse and the walk may use; the tree is the same whatever the choice.
+    pub threads: Threads,
 }
 
 impl Default for TreeOptions {
@@ -70,7 +71,7 @@ impl Default for TreeOptions {
             attrs: DEFAULT_ATTRS.iter().map(|s| s.to_string()).collect(),
             url: None,
             encoding: None,
-            parse_threads: Threads::Auto,
+            threads: Threads::Auto,
         }
     }
 }
@@ -133,14 +134,51 @@ enum Work {
         emitted: bool,
         block: bool,
     },
+    /// Where the helper thread's run of siblings starts (see [`Split`]): take its piece, or
+    /// walk the run here if the piece does not fit.
+    Splice {
+        vis_hidden: bool,
+    },
+}
+
+/// Whether the walk goes into `el`'s children as they are (not hidden, not a closed
+/// `<details>`, which shows its summary only).
+fn walked_into(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    subtree_hidden_styled(el, &style_of(el)).is_none()
+        && closed_details_summary(dom, id, el).is_none()
+        && !el.is_html(&local_name!("br"))
+}
+
+/// What every part of the walk reads: the page and the options.
+struct Ctx<'a> {
+    dom: &'a Dom,
+    names: Names<'a>,
+    opts: &'a TreeOptions,
+    /// Interned once: looking attributes up by atom is a pointer compare per attribute. The
+    /// default names are static, so the tree's keys do not allocate.
+    attr_names: Vec<(html5ever::LocalName, Cow<'static, str>)>,
 }
 
 /// Walks `dom` into a node tree.
 pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
-    let names = Names::new(dom, index, opts.max_text_per_node);
-    // Interned once: looking attributes up by atom is a pointer compare per attribute. The
-    // default names are static, so the tree's keys do not allocate.
-    let attr_names: Vec<(html5ever::LocalName, Cow<'static, str>)> = opts
+    walk_split(dom, index, opts).0
+}
+
+/// What became of the helper thread's run (tests check that the split pays).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spliced {
+    /// One thread walked the page.
+    NotSplit,
+    /// The helper's piece went into the tree.
+    Taken,
+    /// The piece did not fit; the main thread walked the run.
+    WalkedHere,
+    /// The run is inside a subtree the walk skips.
+    NotReached,
+}
+
+fn walk_split(dom: &Dom, index: &Index, opts: &TreeOptions) -> (Walked, Spliced) {
+    let attr_names = opts
         .attrs
         .iter()
         .map(|a| {
@@ -151,6 +189,12 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
             (html5ever::LocalName::from(a.as_str()), key)
         })
         .collect();
+    let cx = Ctx {
+        dom,
+        names: Names::new(dom, index, opts.max_text_per_node),
+        opts,
+        attr_names,
+    };
     let root = dom
         .body()
         .or_else(|| dom.document_element())
@@ -158,10 +202,10 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
     let root_tag = dom
         .element(root)
         .map_or(Cow::Borrowed("#document"), tag_name);
-
-    // The nearest emitted ancestor of whatever is being visited is always the top of `open`:
-    // every subtree pushes and pops its own emitted nodes.
-    let mut open: Vec<Open> = vec![Open {
+    let root_vis = dom
+        .element(root)
+        .is_some_and(|el| visibility_hidden(el, false));
+    let root_open = Open {
         node: TreeNode {
             tag: root_tag,
             ..Default::default()
@@ -172,99 +216,58 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
         ref_always: false,
         ref_if_labelled: false,
         name_only: true,
-    }];
-    // For each emitted node in document order: its element and whether it gets a ref.
-    let mut order: Vec<(NodeId, bool)> = vec![(root, false)];
-    let mut stats = TreeStats {
-        dom_nodes: dom.element_count() as u64,
-        ..Default::default()
     };
-    let root_vis = dom
-        .element(root)
-        .is_some_and(|el| visibility_hidden(el, false));
-    let mut stack: Vec<Work> = Vec::new();
-    push_children(dom, root, root_vis, &mut stack);
 
-    while let Some(work) = stack.pop() {
-        match work {
-            Work::Exit { emitted, block } => {
-                if emitted {
-                    if let Some(node) = open.pop() {
-                        let position = node.order;
-                        let (node, gets_ref) = node.close();
-                        order[position].1 = gets_ref;
-                        top(&mut open).node.children.push(node);
-                    }
-                }
-                if block {
-                    top(&mut open).text.boundary();
-                }
-            }
-            Work::Enter { id, vis_hidden } => match &dom.node(id).data {
-                NodeData::Text(t) if !vis_hidden => top(&mut open).text.push_str(t),
-                NodeData::Element(el) => {
-                    let el = dom.element_of(el);
-                    stats.visited_nodes += 1;
-                    if el.is_html(&local_name!("br")) {
-                        top(&mut open).text.boundary();
-                        continue;
-                    }
-                    let style = style_of(el);
-                    if subtree_hidden_styled(el, &style).is_some() {
-                        stats.skipped_hidden += 1;
-                        continue;
-                    }
-                    let vis = style.visibility_hidden.unwrap_or(vis_hidden);
-                    let block = is_block_styled(el, &style);
-                    if block {
-                        top(&mut open).text.boundary();
-                    }
-                    let presentational = top(&mut open).presentational_children;
-                    let made = if vis {
-                        None
-                    } else {
-                        emit(
-                            dom,
-                            &names,
-                            opts,
-                            &attr_names,
-                            id,
-                            el,
-                            &style,
-                            presentational,
-                        )
-                    };
-                    let mut emitted = false;
-                    if let Some(mut node) = made {
-                        node.order = order.len();
-                        order.push((id, false));
-                        if open.len() >= MAX_TREE_DEPTH {
-                            // At the depth cap, deeper nodes become leaves of the deepest
-                            // level, appended in document order; their text goes up.
-                            let position = node.order;
-                            let (leaf, gets_ref) = node.close();
-                            order[position].1 = gets_ref;
-                            top(&mut open).node.children.push(leaf);
-                        } else {
-                            open.push(node);
-                            emitted = true;
-                        }
-                    }
-                    stack.push(Work::Exit { emitted, block });
-                    push_children(dom, id, vis, &mut stack);
-                }
-                _ => {}
-            },
+    let split = match opts.threads {
+        Threads::One => None,
+        Threads::Two => Split::plan(dom, root, root_vis, 0),
+        Threads::Auto if Threads::machine_has_two() => {
+            Split::plan(dom, root, root_vis, Split::AUTO_MIN_NODES)
         }
-    }
+        Threads::Auto => None,
+    };
+    let mut main = Walker::new(&cx, root_open, vec![(root, false)], None);
+    let spliced = std::thread::scope(|scope| {
+        let cx = &cx;
+        // No thread to be had (a process at its limit) is no reason to fail: walk on one.
+        let mut helper = split.and_then(|split| {
+            std::thread::Builder::new()
+                .name("agent-snapshot walk".into())
+                .spawn_scoped(scope, move || split.walk(cx))
+                .ok()
+                .map(|handle| (split, handle))
+        });
+        main.splice_at = helper.as_ref().map(|(split, _)| split.first);
+        let mut handle = helper.take().map(|(_, handle)| handle);
+        let split = handle.is_some();
+        main.push_children(root, root_vis);
+        main.run(&mut handle);
+        match handle {
+            // Planned, but the run's parent sat in a subtree the walk skips (the plan avoids
+            // those, so only a planner bug gets here; the tree is right either way).
+            Some(unused) => {
+                join(unused);
+                Spliced::NotReached
+            }
+            None if split => main.spliced,
+            None => Spliced::NotSplit,
+        }
+    });
 
+    let Walker {
+        mut open,
+        order,
+        mut stats,
+        ..
+    } = main;
+    stats.dom_nodes = dom.element_count() as u64;
     stats.emitted_nodes = order.len() as u64;
     let mut tree = match open.pop() {
         Some(root) => root.close().0,
         None => TreeNode::default(),
     };
     let refs = number_refs(&mut tree, &order);
-    Walked {
+    let walked = Walked {
         tree: NodeTree {
             version: SCHEMA_VERSION,
             url: opts.url.clone().or_else(|| document_url(dom)),
@@ -273,14 +276,382 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
             stats,
         },
         refs,
+    };
+    (walked, spliced)
+}
+
+/// The walk's state: a depth-first pass with an explicit stack.
+struct Walker<'c, 'a> {
+    cx: &'c Ctx<'a>,
+    /// The nearest emitted ancestor of whatever is being visited is always the top of `open`:
+    /// every subtree pushes and pops its own emitted nodes. The bottom one (the tree's root,
+    /// or on the helper thread a stand-in for the node its run goes into) is only popped
+    /// after the loop, so `open` is never empty inside it.
+    open: Vec<Open>,
+    /// For each emitted node in document order: its element and whether it gets a ref.
+    order: Vec<(NodeId, bool)>,
+    stack: Vec<Work>,
+    stats: TreeStats,
+    /// Main thread: the first node of the helper's run, where `push_children` leaves a
+    /// [`Work::Splice`] instead.
+    splice_at: Option<NodeId>,
+    /// Main thread: what became of the helper's run.
+    spliced: Spliced,
+    /// Helper thread: the text pushed straight into the stand-in, for the main thread to
+    /// replay into the real node.
+    recording: Option<Recording<'a>>,
+    /// Helper thread: the deepest `open` seen when a node was emitted (depth-cap check).
+    deepest: usize,
+}
+
+impl<'c, 'a> Walker<'c, 'a> {
+    fn new(
+        cx: &'c Ctx<'a>,
+        bottom: Open,
+        order: Vec<(NodeId, bool)>,
+        recording: Option<Recording<'a>>,
+    ) -> Self {
+        Walker {
+            cx,
+            open: vec![bottom],
+            order,
+            stack: Vec::new(),
+            stats: TreeStats::default(),
+            splice_at: None,
+            spliced: Spliced::NotSplit,
+            recording,
+            deepest: 0,
+        }
+    }
+
+    fn top(&mut self) -> &mut Open {
+        let last = self.open.len().saturating_sub(1);
+        &mut self.open[last]
+    }
+
+    fn push_text(&mut self, s: &'a str) {
+        self.top().text.push_str(s);
+        self.record(TextOp::Str(s));
+    }
+
+    fn boundary(&mut self) {
+        self.top().text.boundary();
+        self.record(TextOp::Boundary);
+    }
+
+    /// On the helper thread, keeps what was just pushed into the stand-in.
+    fn record(&mut self, op: TextOp<'a>) {
+        if let ([stand_in], Some(rec)) = (self.open.as_slice(), &mut self.recording) {
+            rec.push(op, stand_in.text.is_full());
+        }
+    }
+
+    fn run<'s>(&mut self, helper: &mut Option<ScopedJoinHandle<'s, Option<Piece<'a>>>>) {
+        let dom = self.cx.dom;
+        while let Some(work) = self.stack.pop() {
+            match work {
+                Work::Exit { emitted, block } => {
+                    if emitted {
+                        if let Some(node) = self.open.pop() {
+                            let position = node.order;
+                            let (node, gets_ref) = node.close();
+                            self.order[position].1 = gets_ref;
+                            self.top().node.children.push(node);
+                        }
+                    }
+                    if block {
+                        self.boundary();
+                    }
+                }
+                Work::Splice { vis_hidden } => {
+                    let piece = helper.take().and_then(join);
+                    let Some(first) = self.splice_at.take() else {
+                        continue;
+                    };
+                    match piece {
+                        Some(piece) if piece.fits(vis_hidden, self) => {
+                            self.take(piece);
+                            self.spliced = Spliced::Taken;
+                        }
+                        // Walk the run here instead.
+                        _ => {
+                            self.push_run(first, vis_hidden);
+                            self.spliced = Spliced::WalkedHere;
+                        }
+                    }
+                }
+                Work::Enter { id, vis_hidden } => match &dom.node(id).data {
+                    NodeData::Text(t) if !vis_hidden => self.push_text(dom.str(*t)),
+                    NodeData::Element(el) => self.enter(id, dom.element_of(el), vis_hidden),
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    fn enter(&mut self, id: NodeId, el: Element<'a>, vis_hidden: bool) {
+        self.stats.visited_nodes += 1;
+        if el.is_html(&local_name!("br")) {
+            self.boundary();
+            return;
+        }
+        let style = style_of(el);
+        if subtree_hidden_styled(el, &style).is_some() {
+            self.stats.skipped_hidden += 1;
+            return;
+        }
+        let vis = style.visibility_hidden.unwrap_or(vis_hidden);
+        let block = is_block_styled(el, &style);
+        if block {
+            self.boundary();
+        }
+        let presentational = self.top().presentational_children;
+        let made = if vis {
+            None
+        } else {
+            emit(self.cx, id, el, &style, presentational)
+        };
+        let mut emitted = false;
+        if let Some(mut node) = made {
+            node.order = self.order.len();
+            self.order.push((id, false));
+            self.deepest = self.deepest.max(self.open.len());
+            if self.open.len() >= MAX_TREE_DEPTH {
+                // At the depth cap, deeper nodes become leaves of the deepest level, appended
+                // in document order; their text goes up.
+                let position = node.order;
+                let (leaf, gets_ref) = node.close();
+                self.order[position].1 = gets_ref;
+                self.top().node.children.push(leaf);
+            } else {
+                self.open.push(node);
+                emitted = true;
+            }
+        }
+        self.stack.push(Work::Exit { emitted, block });
+        self.push_children(id, vis);
+    }
+
+    fn push_children(&mut self, id: NodeId, vis_hidden: bool) {
+        let dom = self.cx.dom;
+        let start = self.stack.len();
+        let only = dom
+            .element(id)
+            .and_then(|el| closed_details_summary(dom, id, el));
+        match only {
+            Some(Some(summary)) => self.stack.push(Work::Enter {
+                id: summary,
+                vis_hidden,
+            }),
+            Some(None) => {}
+            None => {
+                for c in dom.children(id) {
+                    if Some(c) == self.splice_at {
+                        self.stack.push(Work::Splice { vis_hidden });
+                        break;
+                    }
+                    self.stack.push(Work::Enter { id: c, vis_hidden });
+                }
+            }
+        }
+        self.stack[start..].reverse();
+    }
+
+    /// Queues `first` and every sibling after it.
+    fn push_run(&mut self, first: NodeId, vis_hidden: bool) {
+        let dom = self.cx.dom;
+        let start = self.stack.len();
+        let run = std::iter::successors(Some(first), |&c| dom.node(c).next_sibling);
+        self.stack
+            .extend(run.map(|id| Work::Enter { id, vis_hidden }));
+        self.stack[start..].reverse();
+    }
+
+    /// Adds the helper's piece where its run would have been walked.
+    fn take(&mut self, piece: Piece<'a>) {
+        let top = self.top();
+        top.node.children.extend(piece.children);
+        for op in piece.text {
+            match op {
+                TextOp::Str(s) => top.text.push_str(s),
+                TextOp::Boundary => top.text.boundary(),
+            }
+        }
+        self.order.extend(piece.order);
+        self.stats.visited_nodes += piece.stats.visited_nodes;
+        self.stats.skipped_hidden += piece.stats.skipped_hidden;
     }
 }
 
-/// The innermost open node. The root is only popped after the loop, so `open` is never
-/// empty inside it.
-fn top(open: &mut [Open]) -> &mut Open {
-    let last = open.len().saturating_sub(1);
-    &mut open[last]
+/// Waits for the helper. A panic there is a bug the main thread would meet too: report it
+/// where it happened.
+fn join<T>(helper: ScopedJoinHandle<'_, T>) -> T {
+    match helper.join() {
+        Ok(piece) => piece,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// Two threads walk a large page: the helper takes a run of siblings (the last children of
+/// some element, about half the page), the main thread everything else, and takes the
+/// helper's piece when it reaches the run.
+///
+/// The helper cannot know what the main thread will know there: whether the nearest emitted
+/// ancestor has presentational children, how deep the tree is, whether an ancestor hid the
+/// run. It assumes the common case (computing inherited `visibility` from the ancestors'
+/// inline styles) and the main thread checks each assumption against its own state; when one
+/// fails it walks the run itself, so the tree is always the one a single thread builds.
+#[derive(Clone, Copy)]
+struct Split {
+    first: NodeId,
+    vis_hidden: bool,
+}
+
+impl Split {
+    /// Below this many arena nodes (about a 64 KB page) a thread costs more than it saves.
+    const AUTO_MIN_NODES: usize = 4000;
+
+    /// Picks the run. Subtree sizes are estimated from ids: the parser numbers nodes in
+    /// document order, so a subtree's nodes are numbered in one stretch (except for the few
+    /// nodes the adoption agency algorithm and foster parenting move; an estimate that is
+    /// off only balances the threads less well).
+    fn plan(dom: &Dom, root: NodeId, root_vis: bool, min_nodes: usize) -> Option<Split> {
+        let end = dom.len();
+        if end < min_nodes.max(2) {
+            return None;
+        }
+        let work = end.saturating_sub(root.index());
+        let mut parent = root;
+        let mut parent_end = end;
+        // The main thread's work after the run: what follows the elements descended into.
+        let mut after = 0;
+        let mut vis = root_vis;
+        for _ in 0..MAX_TREE_DEPTH {
+            let children: Vec<NodeId> = dom.children(parent).collect();
+            let size = |i: usize| {
+                let next = children.get(i + 1).map_or(parent_end, |n| n.index());
+                next.saturating_sub(children[i].index())
+            };
+            // Main thread: (work - share - after) before the run, `after` once it has taken
+            // the piece; helper: `share`. Both finish together when share = (work - after) / 2.
+            let want = work.saturating_sub(after) / 2;
+            // The child where the sums of sizes from the last child back cross `want`.
+            let mut suffix = 0;
+            let mut crossing = None;
+            for i in (0..children.len()).rev() {
+                if suffix + size(i) >= want {
+                    crossing = Some(i);
+                    break;
+                }
+                suffix += size(i);
+            }
+            let i = crossing?;
+            let with = suffix + size(i);
+            let near = |share: usize| share * 3 >= want * 2 && share * 3 <= want * 4;
+            let child = children[i];
+            if !near(with) && !near(suffix) {
+                // Neither boundary splits evenly: look inside the child that straddles it.
+                if let Some(el) = dom.element(child).filter(|el| walked_into(dom, child, *el)) {
+                    vis = visibility_hidden(el, vis);
+                    after += suffix;
+                    parent_end = children.get(i + 1).map_or(parent_end, |n| n.index());
+                    parent = child;
+                    continue;
+                }
+            }
+            let start = if suffix == 0 || with - want <= want - suffix {
+                i
+            } else {
+                i + 1
+            };
+            return Some(Split {
+                first: children[start],
+                vis_hidden: vis,
+            });
+        }
+        None
+    }
+
+    /// The helper thread's side: walks the run into a piece.
+    fn walk<'a>(self, cx: &Ctx<'a>) -> Option<Piece<'a>> {
+        let stand_in = Open {
+            node: TreeNode::default(),
+            text: TextBuf::new(cx.opts.max_text_per_node),
+            order: 0,
+            presentational_children: false,
+            ref_always: false,
+            ref_if_labelled: false,
+            name_only: true,
+        };
+        let mut w = Walker::new(cx, stand_in, Vec::new(), Some(Recording::default()));
+        w.push_run(self.first, self.vis_hidden);
+        w.run(&mut None);
+        let Walker {
+            mut open,
+            order,
+            stats,
+            recording,
+            deepest,
+            ..
+        } = w;
+        let stand_in = open.pop()?;
+        Some(Piece {
+            children: stand_in.node.children,
+            text: recording?.ops,
+            order,
+            stats,
+            deepest,
+            vis_hidden: self.vis_hidden,
+        })
+    }
+}
+
+/// What the helper thread walked: the run's top-level nodes and loose text, and what it
+/// assumed about the place they go.
+struct Piece<'a> {
+    children: Vec<TreeNode>,
+    text: Vec<TextOp<'a>>,
+    order: Vec<(NodeId, bool)>,
+    stats: TreeStats,
+    deepest: usize,
+    vis_hidden: bool,
+}
+
+impl Piece<'_> {
+    /// Whether the piece is what the main thread would have built in its place.
+    fn fits(&self, vis_hidden: bool, main: &Walker<'_, '_>) -> bool {
+        let depth = main.open.len();
+        let presentational = main.open.last().is_some_and(|o| o.presentational_children);
+        // The helper counted depth from its stand-in (1); the main thread's nodes sit `depth`
+        // deep. Had any node reached the cap on the main thread, it would have been a leaf.
+        self.vis_hidden == vis_hidden
+            && !presentational
+            && depth + self.deepest.saturating_sub(1) < MAX_TREE_DEPTH
+    }
+}
+
+/// Text pushed into the helper's stand-in, in order.
+#[derive(Default)]
+struct Recording<'a> {
+    ops: Vec<TextOp<'a>>,
+    /// The stand-in's buffer is full: the real node's (which holds at least as much) is too,
+    /// so later text would change nothing there.
+    done: bool,
+}
+
+impl<'a> Recording<'a> {
+    /// Keeps `op`, which left the stand-in's buffer `full` or not.
+    fn push(&mut self, op: TextOp<'a>, full: bool) {
+        if !self.done {
+            self.ops.push(op);
+            self.done = full;
+        }
+    }
+}
+
+enum TextOp<'a> {
+    Str(&'a str),
+    Boundary,
 }
 
 /// Numbers refs `e1`, `e2`… in document order: a pre-order pass over the finished tree visits
@@ -301,34 +672,21 @@ fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)]) -> Vec<NodeId> {
     refs
 }
 
-fn push_children(dom: &Dom, id: NodeId, vis_hidden: bool, stack: &mut Vec<Work>) {
-    let start = stack.len();
-    let only = dom
-        .element(id)
-        .and_then(|el| closed_details_summary(dom, id, el));
-    match only {
-        Some(Some(summary)) => stack.push(Work::Enter {
-            id: summary,
-            vis_hidden,
-        }),
-        Some(None) => {}
-        None => stack.extend(dom.children(id).map(|c| Work::Enter { id: c, vis_hidden })),
-    }
-    stack[start..].reverse();
-}
-
 /// Decides whether `el` becomes a tree node and creates it (open, without text yet).
 #[allow(clippy::too_many_arguments)]
 fn emit(
-    dom: &Dom,
-    names: &Names,
-    opts: &TreeOptions,
-    attr_names: &[(html5ever::LocalName, Cow<'static, str>)],
+    cx: &Ctx<'_>,
     id: NodeId,
     el: Element<'_>,
     style: &InlineStyle,
     inside_presentational: bool,
 ) -> Option<Open> {
+    let Ctx {
+        dom,
+        names,
+        opts,
+        attr_names,
+    } = cx;
     let mut role = roles::role(dom, names.index(), id);
     if matches!(role, Some("none" | "presentation")) {
         role = None;
@@ -473,7 +831,7 @@ fn attrs(
             None if name == "value" && el.is_html(&local_name!("textarea")) => {
                 let mut buf = TextBuf::new(opts.max_attr_value_len);
                 for d in dom.descendants(id) {
-                    if let NodeData::Text(t) = &dom.node(d).data {
+                    if let Some(t) = dom.text(d) {
                         buf.push_str(t);
                     }
                 }
@@ -648,7 +1006,7 @@ fn document_title(dom: &Dom) -> Option<String> {
         .find(|(_, e)| e.is_html(&local_name!("title")))?;
     let mut buf = TextBuf::new(1000);
     for c in dom.children(id) {
-        if let NodeData::Text(t) = &dom.node(c).data {
+        if let Some(t) = dom.text(c) {
             buf.push_str(t);
         }
     }
@@ -727,6 +1085,104 @@ mod tests {
             stack.extend(n.children.iter().rev());
         }
         out
+    }
+
+    /// The tree and refs as one string: equal strings mean equal walks.
+    fn dump(walked: &Walked) -> String {
+        let json = serde_json::to_string(&walked.tree).expect("tree serialises");
+        format!("{json}\n{:?}", walked.refs)
+    }
+
+    fn two_threads_same_as_one(html: &str, opts: &TreeOptions) -> Spliced {
+        let dom = Dom::parse(html);
+        let index = Index::build(&dom);
+        let one = walk(
+            &dom,
+            &index,
+            &TreeOptions {
+                threads: Threads::One,
+                ..opts.clone()
+            },
+        );
+        let (two, spliced) = walk_split(
+            &dom,
+            &index,
+            &TreeOptions {
+                threads: Threads::Two,
+                ..opts.clone()
+            },
+        );
+        assert_eq!(dump(&one), dump(&two), "{spliced:?}");
+        spliced
+    }
+
+    #[test]
+    fn the_helpers_piece_goes_where_its_run_was() {
+        let item = |i: usize| format!("<li><a href=/{i}>item {i}</a> loose {i}</li>");
+        let list: String = (0..40).map(item).collect();
+        let html = format!("<main><h1>Title</h1><ul>{list}</ul><p>tail text</p></main><footer><a href=/f>f</a></footer>");
+        assert_eq!(
+            two_threads_same_as_one(&html, &TreeOptions::default()),
+            Spliced::Taken
+        );
+        // Loose text of the run lands in the node around it, up to that node's limit.
+        let loose: String = (0..200)
+            .map(|i| format!("<span>word{i} </span><br>"))
+            .collect();
+        let html = format!("<div role=region aria-label=r>{loose}</div>");
+        for limit in [5, 50, 10_000] {
+            let opts = TreeOptions {
+                max_text_per_node: limit,
+                ..Default::default()
+            };
+            assert_eq!(two_threads_same_as_one(&html, &opts), Spliced::Taken);
+        }
+    }
+
+    #[test]
+    fn a_piece_built_on_a_wrong_guess_is_walked_again() {
+        let items: String = (0..60)
+            .map(|i| format!("<span><a href=/{i}>x{i}</a></span>"))
+            .collect();
+        // Inside a button the children are presentational: the helper guessed otherwise.
+        let html = format!("<div role=button tabindex=0>{items}</div>");
+        assert_eq!(
+            two_threads_same_as_one(&html, &TreeOptions::default()),
+            Spliced::WalkedHere
+        );
+        // `visibility: hidden` set by an ancestor that the inline style of a child undoes.
+        let html = format!(
+            "<div style='visibility:hidden'><div style='visibility:visible'>{items}</div></div>"
+        );
+        two_threads_same_as_one(&html, &TreeOptions::default());
+        // The split never goes inside a subtree the walk skips.
+        let html = format!("<p>a</p><div hidden><div>{items}</div></div><p>b</p>");
+        two_threads_same_as_one(&html, &TreeOptions::default());
+        // Near the depth cap the helper's leaves would sit at other levels.
+        let deep = "<ul><li>".repeat(MAX_TREE_DEPTH / 2 + 10);
+        let html = format!("{deep}{items}");
+        let spliced = two_threads_same_as_one(&html, &TreeOptions::default());
+        assert_ne!(spliced, Spliced::NotReached);
+    }
+
+    /// Every page of the repo's and the shared corpus (when `../shared` is beside the repo):
+    /// the same tree on two threads, and the helper's piece taken on almost every page.
+    #[test]
+    fn corpus_pages_walk_the_same_on_two_threads() {
+        let pages = crate::testutil::corpus_pages();
+        let mut not_taken = Vec::new();
+        for (page, html) in &pages {
+            let spliced = two_threads_same_as_one(html, &TreeOptions::default());
+            if spliced != Spliced::Taken {
+                not_taken.push(format!("{}: {spliced:?}", page.display()));
+            }
+        }
+        eprintln!(
+            "{} pages, piece not taken on {}: {not_taken:#?}",
+            pages.len(),
+            not_taken.len()
+        );
+        assert!(not_taken.len() * 10 <= pages.len(), "{not_taken:#?}");
     }
 
     #[test]

@@ -114,7 +114,7 @@ pub fn check_pipeline(data: &[u8]) {
     }
     // Deterministic, and the same on two threads: the first parse ran on one (fuzz inputs
     // are below `Threads::Auto`'s size), this one runs the tokenizer on a helper thread.
-    let two = TreeOptions { parse_threads: Threads::Two, ..tree_opts.clone() };
+    let two = TreeOptions { threads: Threads::Two, ..tree_opts.clone() };
     let again = Document::parse_bytes(html, &two).expect("parse");
     assert_eq!(again.snapshot(&opts).text, snap.text, "non-deterministic output");
     assert_eq!(again.tree().to_json(), doc.tree().to_json(), "two threads built another tree");

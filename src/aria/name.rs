@@ -181,7 +181,7 @@ impl<'a> Names<'a> {
     /// The text alternative of a node reached through aria-labelledby/-describedby.
     fn referenced(&self, id: NodeId, ctx: Ctx, out: &mut TextBuf) {
         match &self.dom.node(id).data {
-            NodeData::Text(t) => out.push_str(t),
+            NodeData::Text(t) => out.push_str(self.dom.str(*t)),
             NodeData::Element(el) => match self.element_step(id, self.dom.element_of(el), ctx) {
                 Step::Text(t) => out.push_str(&t),
                 Step::Content => {
@@ -406,7 +406,7 @@ impl<'a> Names<'a> {
     fn plain_text_including_hidden(&self, id: NodeId) -> String {
         let mut buf = TextBuf::new(self.limit);
         for d in self.dom.descendants(id) {
-            if let NodeData::Text(t) = &self.dom.node(d).data {
+            if let Some(t) = self.dom.text(d) {
                 buf.push_str(t);
             }
         }
@@ -526,7 +526,9 @@ impl<'a> Names<'a> {
                     }
                 }
                 Work::Enter(id, vis_hidden) => match &self.dom.node(id).data {
-                    NodeData::Text(t) if !vis_hidden || ctx.include_hidden => out.push_str(t),
+                    NodeData::Text(t) if !vis_hidden || ctx.include_hidden => {
+                        out.push_str(self.dom.str(*t))
+                    }
                     NodeData::Element(el) => {
                         let el = self.dom.element_of(el);
                         if el.is_html(&local_name!("br")) {

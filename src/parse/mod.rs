@@ -3,9 +3,11 @@
 //! html5ever does the HTML parsing (the full WHATWG tree-construction algorithm, so truncated,
 //! misnested and otherwise malformed markup ends up as the tree a browser would build). It
 //! builds into [`Dom`], a flat arena: every node lives in one `Vec`, linked by `u32` ids, with
-//! element and attribute names as interned atoms, text as reference-counted tendrils that
-//! share the input buffer, and all attributes in one list with their values in one string. Nothing in the arena is recursive, so every later stage can walk it
-//! with an explicit stack whatever the nesting depth of the page.
+//! element and attribute names as interned atoms, all attributes in one list, and every attribute
+//! value, text run and comment in one string that nodes point into ([`StrSpan`]). Nothing in
+//! the arena is recursive, so every later stage can walk it with an explicit stack whatever
+//! the nesting depth of the page; nothing in it is reference-counted, so a [`Dom`] is `Send`
+//! and `Sync` and one page can be walked from several threads.
 //!
 //! [`encoding`] decides how bytes become text before the parser sees them.
 
@@ -17,23 +19,28 @@ mod sink;
 
 use std::num::NonZeroU32;
 
-use html5ever::tendril::StrTendril;
 use html5ever::{local_name, namespace_prefix, ns, LocalName, Namespace, QualName};
 
-/// How many threads the parser uses. The arena is the same whatever the choice.
+/// How many threads the parse and the walk use. The arena and the tree are the same whatever
+/// the choice.
 ///
-/// With two, html5ever's tokenizer runs on a helper thread and its tree builder on the
+/// Parse: with two, html5ever's tokenizer runs on a helper thread and its tree builder on the
 /// caller's; the caller then waits for the tokenizer only (on a 600 KB page: 108 M
-/// instructions instead of 135 M for the whole parse, `docs/performance.md`). The helper thread predicts what the tree builder would tell the
-/// tokenizer (which tags start raw text), and the tree builder checks every prediction; on
-/// the first wrong one (rare: framesets, malformed SVG) the page is parsed again on one
-/// thread.
+/// instructions instead of 135 M for the whole parse, `docs/performance.md`). The helper
+/// thread predicts what the tree builder would tell the tokenizer (which tags start raw
+/// text), and the tree builder checks every prediction; on the first wrong one (rare:
+/// framesets, malformed SVG) the page is parsed again on one thread.
+///
+/// Walk ([`crate::walk::walk`]): a helper thread walks the last part of the page (a run of
+/// siblings holding about half its nodes) while the caller walks the rest, then the caller
+/// checks that what the helper assumed about the run's place holds, or walks the run itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Threads {
     /// Always the caller's thread only: for callers that already run one page per core.
     One,
-    /// Two threads for pages of 64 KB or more on a machine with two cores or more; one
-    /// otherwise, where starting a thread costs more than it saves.
+    /// Two threads on a machine with two cores or more for pages of 64 KB or more (parse)
+    /// and of 4 000 nodes or more (walk); one otherwise, where starting a thread costs more
+    /// than it saves.
     #[default]
     Auto,
     /// Always two threads, whatever the size (for tests and benchmarks).
@@ -43,7 +50,7 @@ pub enum Threads {
 impl Threads {
     const AUTO_MIN_LEN: usize = 64 * 1024;
 
-    fn machine_has_two() -> bool {
+    pub(crate) fn machine_has_two() -> bool {
         // `available_parallelism` reads cgroup files on Linux: ask once per process.
         static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
@@ -95,9 +102,10 @@ const _: () = assert!(std::mem::size_of::<Node>() <= 48);
 pub enum NodeData {
     Document,
     Doctype,
-    Text(StrTendril),
+    /// A text run; read it with [`Dom::str`].
+    Text(StrSpan),
     /// Comments and processing instructions: kept so outerHTML round-trips, never rendered.
-    Comment(StrTendril),
+    Comment(StrSpan),
     /// Read through [`Dom::element`], which pairs it with its attributes.
     Element(ElementData),
 }
@@ -179,8 +187,24 @@ impl ElementData {
 #[derive(Debug, Clone)]
 struct Attr {
     name: LocalName,
+    value: StrSpan,
+}
+
+/// Where a string (text run, comment or attribute value) sits in its [`Dom`]'s string buffer.
+///
+/// Positions are `u32` like node ids: html5ever's own buffers (tendrils) cap the input at
+/// 4 GiB, and the sink cuts what would not fit rather than wrap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StrSpan {
     start: u32,
     len: u32,
+}
+
+impl StrSpan {
+    fn range(self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
+    }
 }
 
 /// An element of a [`Dom`]: its name, attributes and template contents. Cheap to copy.
@@ -188,7 +212,7 @@ struct Attr {
 pub struct Element<'a> {
     data: &'a ElementData,
     attrs: &'a [Attr],
-    values: &'a str,
+    strings: &'a str,
 }
 
 impl<'a> Element<'a> {
@@ -266,7 +290,7 @@ impl<'a> Element<'a> {
     }
 
     fn value(&self, a: &Attr) -> &'a str {
-        &self.values[a.start as usize..(a.start + a.len) as usize]
+        self.strings.get(a.value.range()).unwrap_or_default()
     }
 }
 
@@ -288,8 +312,8 @@ pub struct Dom {
     nodes: Vec<Node>,
     /// Every element's attributes, each element's in one run.
     attrs: Vec<Attr>,
-    /// Every attribute value, one after another.
-    values: String,
+    /// Every attribute value, text run and comment, one after another.
+    strings: String,
     elements: usize,
     parse_errors: usize,
 }
@@ -353,7 +377,35 @@ impl Dom {
             data,
             // A range from another `Dom` could be out of bounds: read it as no attributes.
             attrs: self.attrs.get(data.attr_range()).unwrap_or_default(),
-            values: &self.values,
+            strings: &self.strings,
+        }
+    }
+
+    /// The string a [`NodeData::Text`] or [`NodeData::Comment`] of this `Dom` points to (a
+    /// span from another `Dom` reads as whatever it lands on, or `""`, never a panic).
+    ///
+    /// ```
+    /// use agent_snapshot::parse::{Dom, NodeData};
+    ///
+    /// let dom = Dom::parse("<p>Hello <b>world</b>");
+    /// let text: Vec<&str> = dom
+    ///     .descendants(agent_snapshot::parse::NodeId::DOCUMENT)
+    ///     .filter_map(|id| match &dom.node(id).data {
+    ///         NodeData::Text(t) => Some(dom.str(*t)),
+    ///         _ => None,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(text, ["Hello ", "world"]);
+    /// ```
+    pub fn str(&self, span: StrSpan) -> &str {
+        self.strings.get(span.range()).unwrap_or_default()
+    }
+
+    /// The text of a text node, `None` for any other node.
+    pub fn text(&self, id: NodeId) -> Option<&str> {
+        match self.node(id).data {
+            NodeData::Text(t) => Some(self.str(t)),
+            _ => None,
         }
     }
 
@@ -531,10 +583,7 @@ mod tests {
     /// The text nodes, in document order.
     fn texts(dom: &Dom) -> Vec<String> {
         dom.descendants(NodeId::DOCUMENT)
-            .filter_map(|id| match &dom.node(id).data {
-                NodeData::Text(t) => Some(t.to_string()),
-                _ => None,
-            })
+            .filter_map(|id| dom.text(id).map(str::to_string))
             .collect()
     }
 
@@ -563,14 +612,26 @@ mod tests {
             .find(|(_, e)| e.is_html(&local_name!("p")))
             .map(|(id, _)| id)
             .expect("p");
-        let texts: Vec<_> = dom
-            .children(p)
-            .filter_map(|c| match &dom.node(c).data {
-                NodeData::Text(t) => Some(t.to_string()),
-                _ => None,
-            })
-            .collect();
+        let texts: Vec<_> = dom.children(p).filter_map(|c| dom.text(c)).collect();
         assert_eq!(texts, ["a&b"]);
+    }
+
+    #[test]
+    fn foster_parented_text_merges_with_the_run_before_the_table() {
+        // "b" is foster-parented after "x" was stored: the merge has to move "a" to the end of
+        // the string buffer to keep the run contiguous.
+        let dom = Dom::parse("<table>a<td>x</td>b</table>");
+        let body = dom.body().expect("body");
+        let first = dom.children(body).next().expect("a child");
+        assert_eq!(dom.text(first), Some("ab"));
+        assert_eq!(texts(&dom), ["ab", "x"]);
+    }
+
+    #[test]
+    fn a_dom_can_be_shared_between_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Dom>();
+        send_sync::<crate::Document>();
     }
 
     #[test]

@@ -243,7 +243,7 @@ impl selectors::Element for ElementRef<'_> {
             .children(self.id)
             .all(|c| match &self.dom.node(c).data {
                 NodeData::Element(_) => false,
-                NodeData::Text(t) => t.is_empty(),
+                NodeData::Text(t) => self.dom.str(*t).is_empty(),
                 _ => true,
             })
     }

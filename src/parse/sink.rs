@@ -11,12 +11,14 @@ use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, Namespace, QualName};
 use markup5ever::interface::ElemName;
 
-use super::{Attr, Dom, ElementData, ElementNs, Node, NodeData, NodeId};
+use super::{Attr, Dom, ElementData, ElementNs, Node, NodeData, NodeId, StrSpan};
 
 pub(super) struct ArenaSink {
     nodes: RefCell<Vec<Node>>,
     attrs: RefCell<Vec<Attr>>,
-    values: RefCell<String>,
+    /// Attribute values, text and comments: copied here so the arena owns its strings and
+    /// holds no reference-counted tendril (which would make it neither `Send` nor `Sync`).
+    strings: RefCell<String>,
     elements: Cell<usize>,
     parse_errors: Cell<usize>,
     /// Tree depth of each node when it was inserted (parse-time only, for the depth guard).
@@ -36,7 +38,7 @@ impl ArenaSink {
         ArenaSink {
             nodes: RefCell::new(arena),
             attrs: RefCell::new(Vec::new()),
-            values: RefCell::new(String::new()),
+            strings: RefCell::new(String::new()),
             elements: Cell::new(0),
             parse_errors: Cell::new(0),
             depths: RefCell::new(depths),
@@ -93,30 +95,24 @@ fn qualified(name: &QualName) -> LocalName {
 }
 
 impl ArenaSink {
-    /// Appends attributes to the arena's list and their values to its value string; returns
+    /// Appends attributes to the arena's list and their values to its string buffer; returns
     /// where the run starts and how long it is.
     fn store_attrs(&self, attrs: Vec<Attribute>) -> (u32, u32) {
         let mut list = self.attrs.borrow_mut();
-        let mut values = self.values.borrow_mut();
-        // Positions are u32 like node ids: the parser's own buffers (tendrils) cap the input
-        // at 4 GiB. Values beyond that (only NUL floods tripled into U+FFFD could get there)
-        // are cut to what still fits rather than wrapping.
+        let mut strings = self.strings.borrow_mut();
         let first = u32::try_from(list.len()).unwrap_or(u32::MAX);
         for a in &attrs {
-            let start = u32::try_from(values.len()).unwrap_or(u32::MAX);
-            let mut end = a.value.len().min((u32::MAX - start) as usize);
-            while !a.value.is_char_boundary(end) {
-                end -= 1;
-            }
-            let value = &a.value[..end];
-            values.push_str(value);
             list.push(Attr {
                 name: qualified(&a.name),
-                start,
-                len: u32::try_from(value.len()).unwrap_or(0),
+                value: store(&mut strings, &a.value),
             });
         }
         (first, u32::try_from(attrs.len()).unwrap_or(u32::MAX))
+    }
+
+    /// Copies a text run or comment into the string buffer.
+    fn store_str(&self, s: &str) -> StrSpan {
+        store(&mut self.strings.borrow_mut(), s)
     }
 
     fn push(&self, data: NodeData) -> NodeId {
@@ -183,21 +179,41 @@ impl ArenaSink {
             NodeOrText::AppendNode(id) => Some(id),
             NodeOrText::AppendText(text) => {
                 if let Some(prev) = previous {
-                    let merged = self.with_nodes(|nodes| {
-                        if let NodeData::Text(existing) = &mut nodes[prev.index()].data {
-                            existing.push_tendril(&text);
-                            true
-                        } else {
-                            false
+                    let mut nodes = self.nodes.borrow_mut();
+                    if let NodeData::Text(existing) = &mut nodes[prev.index()].data {
+                        let mut strings = self.strings.borrow_mut();
+                        if existing.range().end != strings.len() {
+                            // Not the last string stored (text foster-parented around a
+                            // table): move it to the end so the merged run is contiguous.
+                            let moved = strings.get(existing.range()).unwrap_or_default();
+                            let moved = moved.to_owned();
+                            *existing = store(&mut strings, &moved);
                         }
-                    });
-                    if merged {
+                        let added = store(&mut strings, &text);
+                        existing.len += added.len;
                         return None;
                     }
                 }
-                Some(self.push(NodeData::Text(text)))
+                let span = self.store_str(&text);
+                Some(self.push(NodeData::Text(span)))
             }
         }
+    }
+}
+
+/// Appends `s` to the string buffer and returns its span. Positions are `u32`: beyond 4 GiB
+/// (only NUL floods tripled into U+FFFD could get there) a string is cut, at a character
+/// boundary, to what still fits rather than wrapping.
+fn store(strings: &mut String, s: &str) -> StrSpan {
+    let start = u32::try_from(strings.len()).unwrap_or(u32::MAX);
+    let mut end = s.len().min((u32::MAX - start) as usize);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    strings.push_str(&s[..end]);
+    StrSpan {
+        start,
+        len: u32::try_from(end).unwrap_or(0),
     }
 }
 
@@ -276,12 +292,12 @@ impl TreeSink for ArenaSink {
         nodes.shrink_to_fit();
         let mut attrs = self.attrs.into_inner();
         attrs.shrink_to_fit();
-        let mut values = self.values.into_inner();
-        values.shrink_to_fit();
+        let mut strings = self.strings.into_inner();
+        strings.shrink_to_fit();
         Dom {
             nodes,
             attrs,
-            values,
+            strings,
             elements: self.elements.get(),
             parse_errors: self.parse_errors.get(),
         }
@@ -333,11 +349,13 @@ impl TreeSink for ArenaSink {
     }
 
     fn create_comment(&self, text: StrTendril) -> NodeId {
-        self.push(NodeData::Comment(text))
+        let span = self.store_str(&text);
+        self.push(NodeData::Comment(span))
     }
 
     fn create_pi(&self, _target: StrTendril, data: StrTendril) -> NodeId {
-        self.push(NodeData::Comment(data))
+        let span = self.store_str(&data);
+        self.push(NodeData::Comment(span))
     }
 
     fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
