@@ -47,9 +47,10 @@
 //! answer). [`tree`] is the node-tree schema both paths share (see `docs/node-tree.md`).
 //!
 //! Nothing recurses on page depth: every traversal uses an explicit stack, so a page nested
-//! 100 000 levels deep costs time, not stack. Pages of 64 KB or more are parsed on two
-//! threads (html5ever's tokenizer on a helper thread); [`Threads`] says when, and the tree is
-//! the same either way.
+//! 100 000 levels deep costs time, not stack. Large pages are parsed and walked on two
+//! threads (html5ever's tokenizer on a helper thread; then a helper walks the last half of the
+//! page); [`Threads`] says when, and the tree is the same either way. A [`Document`] is
+//! `Send` and `Sync`: the arena owns its strings and holds nothing reference-counted.
 
 #![forbid(unsafe_code)]
 

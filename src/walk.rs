@@ -5,6 +5,11 @@
 //! children go to the nearest emitted ancestor, which keeps the tree close to what a person
 //! perceives (and small). Refs are numbered once the pass is done, in document order, from
 //! rules that depend only on the page and the [`TreeOptions`]: never on a render budget.
+//!
+//! On a large page two threads share the pass: a helper walks the page's last run of siblings
+//! that holds about half its nodes while the caller walks the rest, and the caller then puts
+//! the helper's nodes, loose text and ref order where the run was, after checking what the
+//! helper had to assume about that place. The tree is the one a single thread builds.
 
 use std::borrow::Cow;
 use std::thread::ScopedJoinHandle;

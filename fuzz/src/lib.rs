@@ -112,8 +112,9 @@ pub fn check_pipeline(data: &[u8]) {
     for r in refs_in_text(&snap, opts.format) {
         assert!(doc.resolve(&r).is_some(), "{r} does not resolve");
     }
-    // Deterministic, and the same on two threads: the first parse ran on one (fuzz inputs
-    // are below `Threads::Auto`'s size), this one runs the tokenizer on a helper thread.
+    // Deterministic, and the same on two threads: the first document was built on one (fuzz
+    // inputs are below `Threads::Auto`'s sizes), this one runs the tokenizer and half the
+    // walk on helper threads.
     let two = TreeOptions { threads: Threads::Two, ..tree_opts.clone() };
     let again = Document::parse_bytes(html, &two).expect("parse");
     assert_eq!(again.snapshot(&opts).text, snap.text, "non-deterministic output");
