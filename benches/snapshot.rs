@@ -207,6 +207,11 @@ fn hostile(c: &mut Criterion) {
             [5_000, 10_000],
         ),
         (
+            "foster_parented_text",
+            Box::new(|n| format!("<ul><li><table>{}</table></ul>", "a<td>x</td>".repeat(n))),
+            [50_000, 100_000],
+        ),
+        (
             "labelledby",
             Box::new(|n| {
                 let spans: String = (0..n).map(|i| format!("<span id=s{i}>w</span>")).collect();

@@ -102,6 +102,27 @@ fn thousands_of_misnested_formatting_tags() {
 }
 
 #[test]
+fn text_foster_parented_between_100000_table_cells() {
+    // Every "a" is moved out of the table and merged into the one text run before it, while
+    // the cells' text is stored in between: the merge must not copy the run each time.
+    let n = 100_000;
+    let html = format!("<ul><li><table>{}</table></ul>", "a<td>x</td>".repeat(n));
+    let dom = agent_snapshot::parse::Dom::parse(&html);
+    let (li, _) = dom
+        .elements()
+        .find(|(_, el)| &**el.local() == "li")
+        .expect("li");
+    let first = dom.children(li).next().expect("the text run");
+    assert_eq!(dom.text(first).map(str::len), Some(n));
+    let text = survive(html.as_bytes());
+    assert!(
+        text.contains("listitem \"aaaa"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+}
+
+#[test]
 fn nul_floods() {
     let mut bytes = Vec::new();
     for _ in 0..2000 {

@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
+use std::collections::BTreeMap;
 
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
@@ -25,6 +26,11 @@ pub(super) struct ArenaSink {
     depths: RefCell<Vec<u32>>,
     /// The last inserted element that the tree builder keeps open (not void).
     last_open: Cell<Option<NodeId>>,
+    /// Text nodes that grew while other strings were stored after them (text foster-parented
+    /// around a table, between cells): they grow here and join the buffer in `finish`.
+    /// Moving such a run to the buffer's end at every merge would copy it once per merge,
+    /// quadratic in a table that alternates text and cells.
+    growing: RefCell<BTreeMap<NodeId, String>>,
 }
 
 impl ArenaSink {
@@ -43,6 +49,7 @@ impl ArenaSink {
             parse_errors: Cell::new(0),
             depths: RefCell::new(depths),
             last_open: Cell::new(None),
+            growing: RefCell::new(BTreeMap::new()),
         }
     }
 }
@@ -182,15 +189,18 @@ impl ArenaSink {
                     let mut nodes = self.nodes.borrow_mut();
                     if let NodeData::Text(existing) = &mut nodes[prev.index()].data {
                         let mut strings = self.strings.borrow_mut();
-                        if existing.range().end != strings.len() {
-                            // Not the last string stored (text foster-parented around a
-                            // table): move it to the end so the merged run is contiguous.
-                            let moved = strings.get(existing.range()).unwrap_or_default();
-                            let moved = moved.to_owned();
-                            *existing = store(&mut strings, &moved);
+                        let mut growing = self.growing.borrow_mut();
+                        if let Some(grown) = growing.get_mut(&prev) {
+                            grown.push_str(&text);
+                        } else if existing.range().end == strings.len() {
+                            // The last string stored: extend it in place.
+                            existing.len += store(&mut strings, &text).len;
+                        } else {
+                            let mut grown =
+                                strings.get(existing.range()).unwrap_or_default().to_owned();
+                            grown.push_str(&text);
+                            growing.insert(prev, grown);
                         }
-                        let added = store(&mut strings, &text);
-                        existing.len += added.len;
                         return None;
                     }
                 }
@@ -289,10 +299,15 @@ impl TreeSink for ArenaSink {
 
     fn finish(self) -> Dom {
         let mut nodes = self.nodes.into_inner();
+        let mut strings = self.strings.into_inner();
+        for (id, grown) in self.growing.into_inner() {
+            if let NodeData::Text(span) = &mut nodes[id.index()].data {
+                *span = store(&mut strings, &grown);
+            }
+        }
         nodes.shrink_to_fit();
         let mut attrs = self.attrs.into_inner();
         attrs.shrink_to_fit();
-        let mut strings = self.strings.into_inner();
         strings.shrink_to_fit();
         Dom {
             nodes,
