@@ -244,7 +244,7 @@ fn walk_split(dom: &Dom, index: &Index, opts: &TreeOptions) -> (Walked, Spliced)
         });
         main.splice_at = helper.as_ref().map(|(split, _)| split.first);
         let mut handle = helper.take().map(|(_, handle)| handle);
-        let split = handle.is_some();
+        let started = handle.is_some();
         main.push_children(root, root_vis);
         main.run(&mut handle);
         match handle {
@@ -254,7 +254,7 @@ fn walk_split(dom: &Dom, index: &Index, opts: &TreeOptions) -> (Walked, Spliced)
                 join(unused);
                 Spliced::NotReached
             }
-            None if split => main.spliced,
+            None if started => main.spliced,
             None => Spliced::NotSplit,
         }
     });
