@@ -223,27 +223,23 @@ fn walk_split(dom: &Dom, index: &Index, opts: &TreeOptions) -> (Walked, Spliced)
         name_only: true,
     };
 
-    let split = match opts.threads {
-        Threads::One => None,
-        Threads::Two => Split::plan(dom, root, root_vis, 0),
-        Threads::Auto if Threads::machine_has_two() => {
-            Split::plan(dom, root, root_vis, Split::AUTO_MIN_NODES)
-        }
-        Threads::Auto => None,
-    };
+    let split = opts
+        .threads
+        .two(dom.len(), Split::AUTO_MIN_NODES)
+        .then(|| Split::plan(dom, root, root_vis))
+        .flatten();
     let mut main = Walker::new(&cx, root_open, vec![(root, false)], None);
     let spliced = std::thread::scope(|scope| {
         let cx = &cx;
         // No thread to be had (a process at its limit) is no reason to fail: walk on one.
-        let mut helper = split.and_then(|split| {
-            std::thread::Builder::new()
+        let mut handle = split.and_then(|split| {
+            let handle = std::thread::Builder::new()
                 .name("agent-snapshot walk".into())
                 .spawn_scoped(scope, move || split.walk(cx))
-                .ok()
-                .map(|handle| (split, handle))
+                .ok()?;
+            main.splice_at = Some(split);
+            Some(handle)
         });
-        main.splice_at = helper.as_ref().map(|(split, _)| split.first);
-        let mut handle = helper.take().map(|(_, handle)| handle);
         let started = handle.is_some();
         main.push_children(root, root_vis);
         main.run(&mut handle);
@@ -297,9 +293,9 @@ struct Walker<'c, 'a> {
     order: Vec<(NodeId, bool)>,
     stack: Vec<Work>,
     stats: TreeStats,
-    /// Main thread: the first node of the helper's run, where `push_children` leaves a
-    /// [`Work::Splice`] instead.
-    splice_at: Option<NodeId>,
+    /// Main thread: the helper's run, whose first node `push_children` replaces with a
+    /// [`Work::Splice`].
+    splice_at: Option<Split>,
     /// Main thread: what became of the helper's run.
     spliced: Spliced,
     /// Helper thread: the text pushed straight into the stand-in, for the main thread to
@@ -370,17 +366,17 @@ impl<'c, 'a> Walker<'c, 'a> {
                 }
                 Work::Splice { vis_hidden } => {
                     let piece = helper.take().and_then(join);
-                    let Some(first) = self.splice_at.take() else {
+                    let Some(split) = self.splice_at.take() else {
                         continue;
                     };
                     match piece {
-                        Some(piece) if piece.fits(vis_hidden, self) => {
+                        Some(piece) if split.vis_hidden == vis_hidden && piece.fits(self) => {
                             self.take(piece);
                             self.spliced = Spliced::Taken;
                         }
                         // Walk the run here instead.
                         _ => {
-                            self.push_run(first, vis_hidden);
+                            self.push_run(split.first, vis_hidden);
                             self.spliced = Spliced::WalkedHere;
                         }
                     }
@@ -451,7 +447,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             Some(None) => {}
             None => {
                 for c in dom.children(id) {
-                    if Some(c) == self.splice_at {
+                    if self.splice_at.is_some_and(|split| split.first == c) {
                         self.stack.push(Work::Splice { vis_hidden });
                         break;
                     }
@@ -520,11 +516,8 @@ impl Split {
     /// document order, so a subtree's nodes are numbered in one stretch (except for the few
     /// nodes the adoption agency algorithm and foster parenting move; an estimate that is
     /// off only balances the threads less well).
-    fn plan(dom: &Dom, root: NodeId, root_vis: bool, min_nodes: usize) -> Option<Split> {
+    fn plan(dom: &Dom, root: NodeId, root_vis: bool) -> Option<Split> {
         let end = dom.len();
-        if end < min_nodes.max(2) {
-            return None;
-        }
         let work = end.saturating_sub(root.index());
         let mut parent = root;
         let mut parent_end = end;
@@ -606,7 +599,6 @@ impl Split {
             order,
             stats,
             deepest,
-            vis_hidden: self.vis_hidden,
         })
     }
 }
@@ -619,19 +611,17 @@ struct Piece<'a> {
     order: Vec<(NodeId, bool)>,
     stats: TreeStats,
     deepest: usize,
-    vis_hidden: bool,
 }
 
 impl Piece<'_> {
-    /// Whether the piece is what the main thread would have built in its place.
-    fn fits(&self, vis_hidden: bool, main: &Walker<'_, '_>) -> bool {
+    /// Whether the piece is what the main thread would have built in its place (the caller
+    /// has checked the inherited visibility the helper started from).
+    fn fits(&self, main: &Walker<'_, '_>) -> bool {
         let depth = main.open.len();
         let presentational = main.open.last().is_some_and(|o| o.presentational_children);
         // The helper counted depth from its stand-in (1); the main thread's nodes sit `depth`
         // deep. Had any node reached the cap on the main thread, it would have been a leaf.
-        self.vis_hidden == vis_hidden
-            && !presentational
-            && depth + self.deepest.saturating_sub(1) < MAX_TREE_DEPTH
+        !presentational && depth + self.deepest.saturating_sub(1) < MAX_TREE_DEPTH
     }
 }
 

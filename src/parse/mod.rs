@@ -50,7 +50,17 @@ pub enum Threads {
 impl Threads {
     const AUTO_MIN_LEN: usize = 64 * 1024;
 
-    pub(crate) fn machine_has_two() -> bool {
+    /// Whether a job of `size` (bytes, nodes…) runs on two threads, when `Auto` picks two
+    /// from `auto_min` on.
+    pub(crate) fn two(self, size: usize, auto_min: usize) -> bool {
+        match self {
+            Threads::One => false,
+            Threads::Two => true,
+            Threads::Auto => size >= auto_min && Threads::machine_has_two(),
+        }
+    }
+
+    fn machine_has_two() -> bool {
         // `available_parallelism` reads cgroup files on Linux: ask once per process.
         static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
@@ -342,12 +352,7 @@ impl Dom {
         // A byte-order mark starts the stream, it is not text (decoding from bytes has
         // removed it already; text may still carry one).
         let html = html.strip_prefix('\u{feff}').unwrap_or(html);
-        let two = match threads {
-            Threads::One => false,
-            Threads::Two => true,
-            Threads::Auto => html.len() >= Threads::AUTO_MIN_LEN && Threads::machine_has_two(),
-        };
-        if two {
+        if threads.two(html.len(), Threads::AUTO_MIN_LEN) {
             if let Ok(dom) = pipeline::parse(html) {
                 return dom;
             }

@@ -35,7 +35,7 @@ use html5ever::{local_name, Attribute, LocalName, QualName};
 use markup5ever::TokenizerResult;
 
 use super::guard::{tokenizer_opts, tree_builder, DepthGuard};
-use super::{Dom, ElementNs};
+use super::{Dom, ElementNs, StrSpan};
 
 /// Text bytes per batch: large enough that the channel costs nothing per token, small enough
 /// that the tree builder starts while the tokenizer is still near the top of the page.
@@ -68,20 +68,13 @@ impl Next {
     }
 }
 
-/// A stretch of a batch's text buffer.
-#[derive(Clone, Copy)]
-struct Span {
-    start: u32,
-    len: u32,
-}
-
 /// Where a token's text is: most text tokens are slices of the input, which both threads
 /// hold, so only their position crosses; the rest (decoded character references, joined
 /// runs, attribute values, which the tokenizer builds a character at a time) is copied.
 #[derive(Clone, Copy)]
 enum Text {
-    Input(Span),
-    Batch(Span),
+    Input(StrSpan),
+    Batch(StrSpan),
 }
 
 /// One token, or one answer the tokenizer was given, as it crosses threads.
@@ -100,9 +93,9 @@ enum Record {
     NullCharacter,
     Comment(Text),
     Doctype {
-        name: Option<Span>,
-        public_id: Option<Span>,
-        system_id: Option<Span>,
+        name: Option<StrSpan>,
+        public_id: Option<StrSpan>,
+        system_id: Option<StrSpan>,
         force_quirks: bool,
     },
     Eof,
@@ -116,14 +109,14 @@ enum Record {
 
 struct Batch {
     records: Vec<Record>,
-    attrs: Vec<(QualName, Span)>,
+    attrs: Vec<(QualName, StrSpan)>,
     text: SendTendril<UTF8>,
 }
 
 /// The batch being filled on the tokenizer's side.
 struct Pending {
     records: Vec<Record>,
-    attrs: Vec<(QualName, Span)>,
+    attrs: Vec<(QualName, StrSpan)>,
     text: StrTendril,
 }
 
@@ -136,10 +129,10 @@ impl Pending {
         }
     }
 
-    fn span(&mut self, s: &str) -> Span {
+    fn span(&mut self, s: &str) -> StrSpan {
         let start = self.text.len32();
         self.text.push_slice(s);
-        Span {
+        StrSpan {
             start,
             len: self.text.len32() - start,
         }
@@ -153,8 +146,8 @@ impl Pending {
 }
 
 /// Input bytes per chunk handed to the tokenizer. The tokenizer's thread copies the page a
-/// chunk at a time rather than whole: the tree builder's thread holds the one full copy that
-/// text nodes share, as the one-thread parse does.
+/// chunk at a time rather than whole: the tree builder's thread holds the one full copy, which
+/// text tokens are cut from.
 const CHUNK: usize = 16 * 1024;
 
 /// The chunks the tokenizer is reading, to tell which text tokens are slices of the input.
@@ -174,7 +167,7 @@ impl Input {
     }
 
     /// Where `text` sits in the page, if it is a slice of a chunk.
-    fn span_of(&self, text: &str) -> Option<Span> {
+    fn span_of(&self, text: &str) -> Option<StrSpan> {
         let chunks = self.chunks.borrow();
         chunks.iter().flatten().find_map(|(chunk, offset)| {
             // Comparing addresses is enough: while `chunk` lives, its buffer is one
@@ -182,7 +175,7 @@ impl Input {
             let start = (text.as_ptr() as usize).checked_sub(chunk.as_ptr() as usize)?;
             let end = start.checked_add(text.len())?;
             (end <= chunk.len()).then_some(())?;
-            Some(Span {
+            Some(StrSpan {
                 start: u32::try_from(offset + start).ok()?,
                 len: u32::try_from(text.len()).ok()?,
             })
@@ -545,14 +538,15 @@ pub(super) enum GaveUp {
 /// prediction.
 fn build(html: &str, batches: &Receiver<Batch>) -> Result<Dom, GaveUp> {
     let guard: DepthGuard = tree_builder(html);
-    // This thread's own copy of the input: text tokens that are slices of it share it, as
-    // they share the tokenizer's input in a one-thread parse.
+    // This thread's own copy of the input: text tokens that are slices of it are cut from it
+    // (a tendril per token without an allocation each), as from the tokenizer's input in a
+    // one-thread parse. The arena copies their text and this copy is freed with the parse.
     let input = StrTendril::from(html);
     for batch in batches {
         let text = StrTendril::from(batch.text);
         // Spans come from the same strings, so they always fit; were one not to, the stream
         // is not the tokenizer's and this parse gives up rather than panic.
-        let sub = |s: Span| {
+        let sub = |s: StrSpan| {
             text.try_subtendril(s.start, s.len)
                 .map_err(|_| GaveUp::Incomplete)
         };
