@@ -13,6 +13,8 @@ if ((window.__agentBrowser || {}).version === 1) return;
 let set = s => new Set(s.split(' '));
 let INTERACTIVE = set('button link textbox checkbox radio combobox listbox menuitem menuitemcheckbox menuitemradio option searchbox slider spinbutton switch tab treeitem');
 let CONTENT = set('heading cell gridcell columnheader rowheader listitem article region main navigation img progressbar meter');
+// Landmarks and dialogs (roles.rs is_landmark): always a ref, so a folded region can be scoped.
+let LANDMARK = set('banner complementary contentinfo form region alertdialog main navigation search dialog');
 // Roles named from their content: the interactive ones but text fields and ranges, and these.
 let FROM_CONTENT = new Set([...INTERACTIVE].filter(r => !/^(textbox|combobox|listbox|searchbox|slider|spinbutton)$/.test(r))
   .concat('cell columnheader gridcell heading row rowheader comment sectionheader sectionfooter tooltip'.split(' ')));
@@ -26,8 +28,8 @@ let IMPLICIT = {};
 'article blockquote button dialog figure main math meter option search group:details,fieldset,optgroup,hgroup,address heading:h1,h2,h3,h4,h5,h6 list:menu,ol,ul term:dfn,dt listbox:datalist definition:dd separator:hr status:output paragraph:p progressbar:progress textbox:textarea navigation:nav'
   .split(' ').forEach(p => { p = p.split(':'); for (let t of (p[1] || p[0]).split(',')) IMPLICIT[t] = p[0]; });
 // Every concrete ARIA role: those above plus the rest (src/aria/roles.rs ROLES).
-let ROLES = new Set([...INTERACTIVE, ...CONTENT, ...FROM_CONTENT, ...NO_NAME, ...KIDS_PRESENTATIONAL, ...Object.values(IMPLICIT),
-  ...'alert alertdialog application banner complementary contentinfo directory document feed form grid log marquee menu menubar note radiogroup rowgroup table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
+let ROLES = new Set([...INTERACTIVE, ...CONTENT, ...LANDMARK, ...FROM_CONTENT, ...NO_NAME, ...KIDS_PRESENTATIONAL, ...Object.values(IMPLICIT),
+  ...'alert application directory document feed grid log marquee menu menubar note radiogroup rowgroup table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
 let GLOBAL_ARIA = 'atomic busy controls current describedby details dropeffect flowto grabbed keyshortcuts label labelledby live owns relevant roledescription'.split(' ').map(a => 'aria-' + a);
 let CHECKABLE = /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/;
 let ATTRS = 'href name type value placeholder aria-label role src action method'.split(' ');
@@ -316,10 +318,8 @@ let attrsOf = (el, max) => {
     // A form control's value is its current value, not the attribute it started with.
     let v = a === 'value' && /^(input|textarea)$/.test(tag(el)) && (has(el, 'value') || el.value) ? el.value : attr(el, a);
     if (v == null) continue;
-    v = v.trim();
-    let comma = v.indexOf(',');
-    if (/^data:/i.test(v) && comma >= 0 && comma + 1 < v.length) v = v.slice(0, comma + 1) + '\u2026';
-    o[a] = cut(v, max); any = true;
+    // (A data: URL is shortened by the renderer, for both producers.)
+    o[a] = cut(v.trim(), max); any = true;
   }
   return any ? o : undefined;
 };
@@ -345,14 +345,24 @@ let emit = (el, cs, insideP, o) => {
   let st = states(el, r);
   if (st.length) node.states = st;
   if (cur || !r) node.cursorInteractive = true;
-  return {_node: node, _el: el, _text: buf(o._maxTextPerNode), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
-    _always: cur || cat === 'i' || (cat === 'c' && !o._interactiveOnly), _labelled: cat === 'c',
-    _nameOnly: /^(main|navigation|region|article)$/.test(shown)};
+  // Landmarks and dialogs always get a ref: a region the renderer folds is scoped by it.
+  return {_node: node, _el: el, _text: buf(1e5), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
+    _always: cur || cat === 'i' || LANDMARK.has(shown)
+      || (cat === 'c' && !o._interactiveOnly), _labelled: cat === 'c'};
 };
+// Text since the last child becomes a #text run among the children, so text and inline
+// elements keep their order; a node without children keeps its text in `text` (src/walk.rs).
+let flush = m => {
+  let k = m._node.children;
+  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1; }
+};
+// A block boundary: runs of a node with children part there; a leaf's text joins with a space.
+let brk = m => m._node.children ? flush(m) : gap(m._text);
 let close = (m, parent) => {
+  flush(m);
   let text = m._text._s;
-  if (text && !m._nameOnly && text !== m._node.name) m._node.text = text;
-  if (parent) (parent._node.children = parent._node.children || []).push(m._node);
+  if (text && text !== m._node.name) m._node.text = text;
+  if (parent) { flush(parent); (parent._node.children = parent._node.children || []).push(m._node); }
 };
 let snapshot = (options = {}) => {
   let t0 = performance.now(), d = (v, x) => v == null ? x : v;
@@ -367,7 +377,7 @@ let snapshot = (options = {}) => {
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
-  let top = {_node: {tag: tag(root)}, _text: buf(maxText), _kidsP: false, _nameOnly: true}, open = [top], order = [], work = [];
+  let top = {_node: {tag: tag(root)}, _text: buf(1e5), _kidsP: false}, open = [top], order = [], work = [];
   let push = (n, vis) => rkids(n, c => work.push([c, vis]));
   let truncated = false;
   push(root, !shows(css(root)));
@@ -376,17 +386,17 @@ let snapshot = (options = {}) => {
     let cur = open[open.length - 1];
     if (exit) { // leaving an element: close its node, separate block text
       if (exit === 2) { open.pop(); cur = open[open.length - 1]; close(n, cur); }
-      if (bl) gap(cur._text);
+      if (bl) brk(cur);
       continue;
     }
     if (n.nodeType === 3) { if (!vis) put(cur._text, n.data); continue; }
     if (n.nodeType !== 1) continue;
     stats.visitedNodes++;
-    if (tag(n) === 'br') { gap(cur._text); continue; }
+    if (tag(n) === 'br') { brk(cur); continue; }
     let cs = css(n);
     if (hiddenSubtree(n, cs)) { stats.skippedHidden++; continue; }
     let hid = !shows(cs), b = block(cs);
-    if (b) gap(cur._text);
+    if (b) brk(cur);
     let made = !hid && !truncated && emit(n, cs, cur._kidsP, o);
     if (made && stats.emittedNodes >= o._maxNodes) truncated = true;
     if (made && !truncated) { stats.emittedNodes++; order.push(made); open.push(made); work.push([made, hid, 2, b]); }
@@ -395,7 +405,7 @@ let snapshot = (options = {}) => {
   }
   close(top, null);
   let refs = 0;
-  for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text))) {
+  for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text || m._runs))) {
     let r = m._node.ref = 'e' + ++refs;
     old.delete(m._el);
     if (attr(m._el, AR) !== r) m._el.setAttribute(AR, r);

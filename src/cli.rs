@@ -83,8 +83,12 @@ impl TreeArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum FormatArg {
+    /// The indented tree, text with its links inline.
     Text,
+    /// The same lines as JSON objects.
     Json,
+    /// One line per interactive element, no indentation: the cheapest element list.
+    List,
 }
 
 #[derive(Args)]
@@ -120,6 +124,7 @@ impl BudgetArgs {
             format: match self.format {
                 FormatArg::Text => Format::Text,
                 FormatArg::Json => Format::Json,
+                FormatArg::List => Format::List,
             },
             ..RenderOptions::default()
         }
@@ -138,6 +143,10 @@ struct SnapshotArgs {
     /// Print the node tree (the JSON the in-browser script also produces) instead.
     #[arg(long)]
     tree_json: bool,
+    /// Snapshot one part of the page: a ref (e12, as a folded stub line shows it) or a CSS
+    /// selector (its first visible match). Refs stay the whole page's.
+    #[arg(long, value_name = "REF|CSS", conflicts_with = "tree_json")]
+    scope: Option<String>,
 }
 
 #[derive(Args)]
@@ -353,6 +362,13 @@ fn write_out(text: &str) -> Result<(), CliError> {
 }
 
 fn snapshot(args: &SnapshotArgs) -> Result<(), CliError> {
+    if let Some(scope) = &args.scope {
+        let doc = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?;
+        let snap = doc
+            .snapshot_scoped(scope, &args.budget.options())
+            .map_err(|e| CliError::Query(e.to_string()))?;
+        return write_out(&snap.text);
+    }
     // Handed over by value: the document frees the input once parsed, before the walk; and
     // the arena goes once the tree is built, so the render's memory is not added to it.
     let tree = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?.into_tree();

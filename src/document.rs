@@ -6,9 +6,9 @@ use crate::aria::Index;
 use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
-use crate::render::{render, RenderOptions, SnapshotResult};
-use crate::tree::{NodeTree, Ref};
-use crate::walk::{walk, TreeOptions};
+use crate::render::{render, render_scope, RenderOptions, ScopeError, SnapshotResult};
+use crate::tree::{NodeTree, Ref, TreeNode};
+use crate::walk::{walk, walk_from, TreeOptions};
 
 /// A parsed page: the arena, its node tree and the ref table.
 ///
@@ -34,6 +34,8 @@ pub struct Document {
     encoding: &'static encoding_rs::Encoding,
     encoding_source: EncodingSource,
     decode_errors: bool,
+    /// The options the tree was made with (a scoped walk uses them again).
+    opts: TreeOptions,
 }
 
 impl Document {
@@ -103,6 +105,7 @@ impl Document {
             encoding,
             encoding_source,
             decode_errors,
+            opts: opts.clone(),
         }
     }
 
@@ -128,6 +131,77 @@ impl Document {
     /// Renders the node tree: [`crate::render()`] on [`Document::tree`].
     pub fn snapshot(&self, opts: &RenderOptions) -> SnapshotResult {
         render(&self.tree, opts)
+    }
+
+    /// Renders one part of the page: `scope` is a ref (`e12`: that node and its content, the
+    /// way a folded stub line invites) or a CSS selector (the first visible match's
+    /// content). Refs are the whole page's, whatever the scope.
+    ///
+    /// ```
+    /// use agent_snapshot::{Document, RenderOptions, TreeOptions};
+    ///
+    /// let doc = Document::parse(
+    ///     "<nav><a href=/>Home</a></nav><div id=deal><p>Gold <a href=/g>¥580</a></p></div>",
+    ///     &TreeOptions::default(),
+    /// );
+    /// let opts = RenderOptions::default();
+    /// let by_css = doc.snapshot_scoped("#deal", &opts)?;
+    /// assert!(by_css.text.contains("[¥580](e3)") && !by_css.text.contains("Home"), "{}", by_css.text);
+    /// let by_ref = doc.snapshot_scoped("e1", &opts)?;
+    /// assert!(by_ref.text.contains("Home") && !by_ref.text.contains("Gold"));
+    /// assert!(doc.snapshot_scoped("#nothing", &opts).is_err());
+    /// # Ok::<(), agent_snapshot::ScopeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ScopeError`] when the ref is not in the tree, the selector is invalid, or nothing
+    /// visible matches it.
+    pub fn snapshot_scoped(
+        &self,
+        scope: &str,
+        opts: &RenderOptions,
+    ) -> Result<SnapshotResult, ScopeError> {
+        let scope = scope.trim();
+        if let Some(r) = Ref::parse(scope.strip_prefix('@').unwrap_or(scope)) {
+            return render_scope(&self.tree, r, opts);
+        }
+        let selector =
+            crate::parse::select::Selector::parse(scope).map_err(|e| ScopeError::BadSelector {
+                selector: scope.to_string(),
+                message: e.to_string(),
+            })?;
+        // Hidden matches are no scope: their content must not reach the model.
+        let id = self
+            .dom
+            .elements()
+            .map(|(id, _)| id)
+            .find(|&id| {
+                selector.matches(&self.dom, id)
+                    && crate::aria::hidden::is_hidden(&self.dom, id).is_none()
+            })
+            .ok_or_else(|| ScopeError::NoMatch(scope.to_string()))?;
+        let walked = walk_from(&self.dom, &self.index, &self.opts, id);
+        let mut tree = walked.tree;
+        // The scoped walk numbers its refs from e1; give each node the whole page's ref.
+        let page_ref: std::collections::HashMap<NodeId, Ref> = self
+            .refs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, id)| Some((*id, Ref::new(u32::try_from(i + 1).ok()?)?)))
+            .collect();
+        let mut stack: Vec<&mut TreeNode> = vec![&mut tree.tree];
+        while let Some(node) = stack.pop() {
+            if let Some(r) = node.ref_ {
+                let id = usize::try_from(r.number())
+                    .ok()
+                    .and_then(|n| walked.refs.get(n - 1));
+                node.ref_ = id.and_then(|id| page_ref.get(id).copied());
+            }
+            stack.extend(node.children.iter_mut());
+        }
+        tree.url = self.tree.url.clone();
+        tree.title = self.tree.title.clone();
+        Ok(render(&tree, opts))
     }
 
     /// The arena.

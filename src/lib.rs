@@ -82,7 +82,8 @@ pub use error::Error;
 pub use parse::Threads;
 pub use query::{query, QueryError, QueryKind, QueryResult};
 pub use render::{
-    render, Format, NodeRef, RefMap, RenderOptions, RenderStats, SnapshotResult, TruncateReason,
+    render, render_scope, Format, NodeRef, RefMap, RenderOptions, RenderStats, ScopeError,
+    SnapshotResult, TruncateReason,
 };
 pub use tree::{Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats};
 pub use walk::TreeOptions;

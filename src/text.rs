@@ -129,6 +129,17 @@ impl TextBuf {
         &self.out
     }
 
+    /// The text collected so far (trimmed), leaving the buffer empty, with its limit and
+    /// its allocation, for the next text.
+    pub fn take(&mut self) -> String {
+        let text = self.out.as_str().to_owned();
+        self.out.clear();
+        self.chars = 0;
+        self.pending_space = false;
+        self.truncated = false;
+        text
+    }
+
     /// The collected text (trimmed) and whether the limit cut it.
     pub fn finish(self) -> (String, bool) {
         let text = self.out.as_str().to_owned();

@@ -94,6 +94,26 @@ pub struct TreeNode {
 // still alive: keep a node within 144 bytes (checked at build time).
 const _: () = assert!(std::mem::size_of::<TreeNode>() <= 144);
 
+/// The tag of a text run: a `#text` node carries, in `text`, visible text that sits among
+/// its parent's element children, so that text and inline elements keep their order.
+pub const TEXT_RUN_TAG: &str = "#text";
+
+impl TreeNode {
+    /// A `#text` node holding `text`.
+    pub fn text_run(text: String) -> TreeNode {
+        TreeNode {
+            tag: Cow::Borrowed(TEXT_RUN_TAG),
+            text: Some(text.into_boxed_str()),
+            ..Default::default()
+        }
+    }
+
+    /// Whether this is a `#text` node (a run of text between elements), not an element.
+    pub fn is_text_run(&self) -> bool {
+        self.tag == TEXT_RUN_TAG
+    }
+}
+
 /// A ref: `e` and a positive number without leading zeros, as `e1`, `e2`… in document order.
 ///
 /// ```

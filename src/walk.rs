@@ -92,42 +92,95 @@ pub struct Walked {
 /// `children`, so the tree is never held twice.
 struct Open {
     node: TreeNode,
-    text: TextBuf,
+    /// The text run being collected: visible text since the last emitted child.
+    run: TextBuf,
     /// Position of this node in document (pre-)order: an index into the ref table.
     order: usize,
     /// Descendants are folded into this node's text (children-presentational roles).
     presentational_children: bool,
-    /// Gets a ref whatever its text (interactive role, cursor-interactive, or `--all`).
+    /// Gets a ref whatever its text (interactive role, landmark, cursor-interactive, `--all`).
     ref_always: bool,
     /// Gets a ref if it ends up with a name or text (content roles).
     ref_if_labelled: bool,
-    /// Only the accessible name counts as a label, not loose text (landmarks).
-    name_only: bool,
+    /// A text run was put among the children.
+    has_runs: bool,
 }
 
 impl Open {
+    fn new(node: TreeNode) -> Open {
+        Open {
+            node,
+            run: TextBuf::new(MAX_RUN_CHARS),
+            order: 0,
+            presentational_children: false,
+            ref_always: false,
+            ref_if_labelled: false,
+            has_runs: false,
+        }
+    }
+
+    /// Puts the text collected so far among the children, as a `#text` node, so that it
+    /// stays in document order with the element that comes next.
+    fn flush_run(&mut self) {
+        if self.run.is_empty() {
+            return;
+        }
+        let text = self.run.take();
+        self.node.children.push(TreeNode::text_run(text));
+        self.has_runs = true;
+    }
+
+    /// Appends a closed child after the text that precedes it.
+    fn push_child(&mut self, child: TreeNode) {
+        self.flush_run();
+        self.node.children.push(child);
+    }
+
+    /// A block or line boundary. Once the node has element children its text runs are kept
+    /// apart at block boundaries (each paragraph-like block of a container its own run);
+    /// before that, text is joined with a space, so a leaf's text stays one `text`.
+    fn boundary(&mut self) {
+        if self.node.children.is_empty() {
+            self.run.boundary();
+        } else {
+            self.flush_run();
+        }
+    }
+
     /// Finishes the node's text; returns the node and whether it gets a ref.
-    fn close(self) -> (TreeNode, bool) {
+    ///
+    /// A node without element children keeps its text in `text` (omitted when it equals
+    /// the name); a node with element children keeps it as `#text` runs among them.
+    fn close(mut self) -> (TreeNode, bool) {
+        if !self.node.children.is_empty() {
+            self.flush_run();
+        }
         let Open {
             mut node,
-            text,
-            name_only,
+            run,
             ref_always,
             ref_if_labelled,
+            has_runs,
             ..
         } = self;
-        let text = text.finish().0;
+        // Empty when flushed; `finish` also hands the buffer back for reuse.
+        let text = run.finish().0;
+        if !text.is_empty() && node.name.as_deref() != Some(text.as_str()) {
+            node.text = Some(text.into_boxed_str());
+        }
         // Children were pushed one by one (capacity doubling): give the slack back now that
         // the list is final. Shrinking reallocs in place, and a list of 5 000 items would
         // otherwise hold up to a megabyte it never uses.
         node.children.shrink_to_fit();
-        if !text.is_empty() && !name_only && node.name.as_deref() != Some(text.as_str()) {
-            node.text = Some(text.into_boxed_str());
-        }
-        let labelled = node.name.is_some() || node.text.is_some();
+        let labelled = node.name.is_some() || node.text.is_some() || has_runs;
         (node, ref_always || (ref_if_labelled && labelled))
     }
 }
+
+/// The longest text run the tree keeps, in characters. Runs are not cut at
+/// `max_text_per_node` (the renderer shows main-content paragraphs whole); this only bounds
+/// what one hostile text node can hold.
+pub const MAX_RUN_CHARS: usize = 100_000;
 
 enum Work {
     Enter {
@@ -166,7 +219,13 @@ struct Ctx<'a> {
 
 /// Walks `dom` into a node tree.
 pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
-    walk_split(dom, index, opts).0
+    walk_split(dom, index, opts, None).0
+}
+
+/// Walks the subtree of `root` only (a scoped snapshot): `root` is the tree's root, and
+/// refs are numbered within it (the caller maps them to the whole page's).
+pub fn walk_from(dom: &Dom, index: &Index, opts: &TreeOptions, root: NodeId) -> Walked {
+    walk_split(dom, index, opts, Some(root)).0
 }
 
 /// What became of the helper thread's run (tests check that the split pays).
@@ -182,7 +241,12 @@ enum Spliced {
     NotReached,
 }
 
-fn walk_split(dom: &Dom, index: &Index, opts: &TreeOptions) -> (Walked, Spliced) {
+fn walk_split(
+    dom: &Dom,
+    index: &Index,
+    opts: &TreeOptions,
+    scope: Option<NodeId>,
+) -> (Walked, Spliced) {
     let attr_names = opts
         .attrs
         .iter()
@@ -200,28 +264,23 @@ fn walk_split(dom: &Dom, index: &Index, opts: &TreeOptions) -> (Walked, Spliced)
         opts,
         attr_names,
     };
-    let root = dom
-        .body()
+    let root = scope
+        .or_else(|| dom.body())
         .or_else(|| dom.document_element())
         .unwrap_or(NodeId::DOCUMENT);
     let root_tag = dom
         .element(root)
         .map_or(Cow::Borrowed("#document"), tag_name);
-    let root_vis = dom
-        .element(root)
-        .is_some_and(|el| visibility_hidden(el, false));
-    let root_open = Open {
-        node: TreeNode {
-            tag: root_tag,
-            ..Default::default()
-        },
-        text: TextBuf::new(opts.max_text_per_node),
-        order: 0,
-        presentational_children: false,
-        ref_always: false,
-        ref_if_labelled: false,
-        name_only: true,
+    let root_vis = match scope {
+        Some(id) => crate::aria::hidden::visibility_hidden_at(dom, id),
+        None => dom
+            .element(root)
+            .is_some_and(|el| visibility_hidden(el, false)),
     };
+    let root_open = Open::new(TreeNode {
+        tag: root_tag,
+        ..Default::default()
+    });
 
     let split = opts
         .threads
@@ -298,9 +357,9 @@ struct Walker<'c, 'a> {
     splice_at: Option<Split>,
     /// Main thread: what became of the helper's run.
     spliced: Spliced,
-    /// Helper thread: the text pushed straight into the stand-in, for the main thread to
-    /// replay into the real node.
-    recording: Option<Recording<'a>>,
+    /// Helper thread: what went into the stand-in, for the main thread to replay into the
+    /// real node.
+    recording: Option<Vec<PieceOp<'a>>>,
     /// Helper thread: the deepest `open` seen when a node was emitted (depth-cap check).
     deepest: usize,
 }
@@ -310,7 +369,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         cx: &'c Ctx<'a>,
         bottom: Open,
         order: Vec<(NodeId, bool)>,
-        recording: Option<Recording<'a>>,
+        recording: Option<Vec<PieceOp<'a>>>,
     ) -> Self {
         Walker {
             cx,
@@ -330,20 +389,33 @@ impl<'c, 'a> Walker<'c, 'a> {
         &mut self.open[last]
     }
 
+    /// Whether what goes into the top node is recorded instead (the helper thread's
+    /// stand-in: the main thread replays it into the real node).
+    fn recording_top(&mut self) -> Option<&mut Vec<PieceOp<'a>>> {
+        match (self.open.len(), &mut self.recording) {
+            (1, Some(ops)) => Some(ops),
+            _ => None,
+        }
+    }
+
     fn push_text(&mut self, s: &'a str) {
-        self.top().text.push_str(s);
-        self.record(TextOp::Str(s));
+        match self.recording_top() {
+            Some(ops) => ops.push(PieceOp::Str(s)),
+            None => self.top().run.push_str(s),
+        }
     }
 
     fn boundary(&mut self) {
-        self.top().text.boundary();
-        self.record(TextOp::Boundary);
+        match self.recording_top() {
+            Some(ops) => ops.push(PieceOp::Boundary),
+            None => self.top().boundary(),
+        }
     }
 
-    /// On the helper thread, keeps what was just pushed into the stand-in.
-    fn record(&mut self, op: TextOp<'a>) {
-        if let ([stand_in], Some(rec)) = (self.open.as_slice(), &mut self.recording) {
-            rec.push(op, stand_in.text.is_full());
+    fn push_child(&mut self, child: TreeNode) {
+        match self.recording_top() {
+            Some(ops) => ops.push(PieceOp::Child(child)),
+            None => self.top().push_child(child),
         }
     }
 
@@ -357,7 +429,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                             let position = node.order;
                             let (node, gets_ref) = node.close();
                             self.order[position].1 = gets_ref;
-                            self.top().node.children.push(node);
+                            self.push_child(node);
                         }
                     }
                     if block {
@@ -423,7 +495,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                 let position = node.order;
                 let (leaf, gets_ref) = node.close();
                 self.order[position].1 = gets_ref;
-                self.top().node.children.push(leaf);
+                self.push_child(leaf);
             } else {
                 self.open.push(node);
                 emitted = true;
@@ -471,11 +543,11 @@ impl<'c, 'a> Walker<'c, 'a> {
     /// Adds the helper's piece where its run would have been walked.
     fn take(&mut self, piece: Piece<'a>) {
         let top = self.top();
-        top.node.children.extend(piece.children);
-        for op in piece.text {
+        for op in piece.ops {
             match op {
-                TextOp::Str(s) => top.text.push_str(s),
-                TextOp::Boundary => top.text.boundary(),
+                PieceOp::Str(s) => top.run.push_str(s),
+                PieceOp::Boundary => top.boundary(),
+                PieceOp::Child(child) => top.push_child(child),
             }
         }
         self.order.extend(piece.order);
@@ -572,30 +644,19 @@ impl Split {
 
     /// The helper thread's side: walks the run into a piece.
     fn walk<'a>(self, cx: &Ctx<'a>) -> Option<Piece<'a>> {
-        let stand_in = Open {
-            node: TreeNode::default(),
-            text: TextBuf::new(cx.opts.max_text_per_node),
-            order: 0,
-            presentational_children: false,
-            ref_always: false,
-            ref_if_labelled: false,
-            name_only: true,
-        };
-        let mut w = Walker::new(cx, stand_in, Vec::new(), Some(Recording::default()));
+        let stand_in = Open::new(TreeNode::default());
+        let mut w = Walker::new(cx, stand_in, Vec::new(), Some(Vec::new()));
         w.push_run(self.first, self.vis_hidden);
         w.run(&mut None);
         let Walker {
-            mut open,
             order,
             stats,
             recording,
             deepest,
             ..
         } = w;
-        let stand_in = open.pop()?;
         Some(Piece {
-            children: stand_in.node.children,
-            text: recording?.ops,
+            ops: recording?,
             order,
             stats,
             deepest,
@@ -603,11 +664,10 @@ impl Split {
     }
 }
 
-/// What the helper thread walked: the run's top-level nodes and loose text, and what it
-/// assumed about the place they go.
+/// What the helper thread walked: the run's top-level nodes and loose text in document
+/// order, and what it assumed about the place they go.
 struct Piece<'a> {
-    children: Vec<TreeNode>,
-    text: Vec<TextOp<'a>>,
+    ops: Vec<PieceOp<'a>>,
     order: Vec<(NodeId, bool)>,
     stats: TreeStats,
     deepest: usize,
@@ -625,28 +685,13 @@ impl Piece<'_> {
     }
 }
 
-/// Text pushed into the helper's stand-in, in order.
-#[derive(Default)]
-struct Recording<'a> {
-    ops: Vec<TextOp<'a>>,
-    /// The stand-in's buffer is full: the real node's (which holds at least as much) is too,
-    /// so later text would change nothing there.
-    done: bool,
-}
-
-impl<'a> Recording<'a> {
-    /// Keeps `op`, which left the stand-in's buffer `full` or not.
-    fn push(&mut self, op: TextOp<'a>, full: bool) {
-        if !self.done {
-            self.ops.push(op);
-            self.done = full;
-        }
-    }
-}
-
-enum TextOp<'a> {
+/// What went into the helper's stand-in, in order: replayed into the real node, it builds
+/// exactly the runs and children a single thread would (runs depend on where the children
+/// fall among the text).
+enum PieceOp<'a> {
     Str(&'a str),
     Boundary,
+    Child(TreeNode),
 }
 
 /// Numbers refs `e1`, `e2`… in document order: a pre-order pass over the finished tree visits
@@ -656,6 +701,10 @@ fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)]) -> Vec<NodeId> {
     let mut position = 0;
     let mut stack: Vec<&mut TreeNode> = vec![tree];
     while let Some(node) = stack.pop() {
+        // Text runs are not elements: they have no place in `order`.
+        if node.is_text_run() {
+            continue;
+        }
         if let Some(&(id, true)) = order.get(position) {
             refs.push(id);
             // More refs than u32 would need more nodes than the arena can number.
@@ -723,21 +772,17 @@ fn emit(
     let (ref_always, ref_if_labelled) = match cat {
         _ if cursor => (true, false),
         Some(Category::Interactive) => (true, false),
+        // Landmarks and dialogs always: a region the renderer folds into a stub line is
+        // scoped by its ref.
+        _ if roles::is_landmark(shown_role) => (true, false),
         Some(Category::Content) => (!opts.interactive_only, true),
         _ => (false, false),
     };
-    // A landmark's loose text is whatever its wrappers did not claim (often a whole article):
-    // it is labelled by its accessible name only.
-    let name_only = matches!(shown_role, "main" | "navigation" | "region" | "article");
-    Some(Open {
-        node,
-        text: TextBuf::new(opts.max_text_per_node),
-        order: 0,
-        presentational_children: inside_presentational || children_presentational(shown_role),
-        ref_always,
-        ref_if_labelled,
-        name_only,
-    })
+    let mut open = Open::new(node);
+    open.presentational_children = inside_presentational || children_presentational(shown_role);
+    open.ref_always = ref_always;
+    open.ref_if_labelled = ref_if_labelled;
+    Some(open)
 }
 
 /// `onclick`, `tabindex >= 0` or `contenteditable`: operable without an interactive role.
@@ -838,19 +883,8 @@ fn attrs(
             }
             None => continue,
         };
-        let v = value.trim();
-        // An inline `data:` URL is bytes, not a location: keep its media type only.
-        let v = match v.get(..5) {
-            Some(scheme) if scheme.eq_ignore_ascii_case("data:") => match v.find(',') {
-                Some(comma) if comma + 1 < v.len() => Cow::Owned(format!("{}…", &v[..=comma])),
-                _ => Cow::Borrowed(v),
-            },
-            _ => Cow::Borrowed(v),
-        };
-        let v = match truncate_with_ellipsis(&v, opts.max_attr_value_len) {
-            Cow::Borrowed(_) => v.into_owned(),
-            Cow::Owned(cut) => cut,
-        };
+        // (An inline `data:` URL is shortened by the renderer, for both producers.)
+        let v = truncate_with_ellipsis(value.trim(), opts.max_attr_value_len).into_owned();
         out.insert(name.clone(), v);
     }
     out

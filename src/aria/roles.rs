@@ -32,6 +32,25 @@ pub fn category(role: &str) -> Category {
     }
 }
 
+/// Landmark roles, and the dialogs that sit above the page: regions a snapshot may fold
+/// into one stub line, so they always get a ref to scope by
+/// (<https://w3c.github.io/aria/#landmark_roles>).
+pub fn is_landmark(role: &str) -> bool {
+    matches!(
+        role,
+        "banner"
+            | "complementary"
+            | "contentinfo"
+            | "form"
+            | "main"
+            | "navigation"
+            | "region"
+            | "search"
+            | "dialog"
+            | "alertdialog"
+    )
+}
+
 /// Every concrete (non-abstract) role of WAI-ARIA 1.2 plus the ARIA 1.3 additions Chromium
 /// ships, Graphics-ARIA and DPUB-ARIA, sorted for binary search. A `role` token not in this
 /// list is ignored and the next token is tried (ARIA 1.2 §7.1, "Handling author errors").

@@ -1,20 +1,25 @@
 //! Line formats and the character budget.
 //!
 //! The header (which carries counts known only at the end) is budgeted up front at its
-//! worst-case length, and every node line is written only if a fold line can still follow it,
-//! so `finish` can always close the output within `max_chars_total`.
+//! worst-case length; every line is checked against what is left before it is written, so
+//! `finish` always closes the output within `max_chars_total`.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Format, RenderOptions, RenderStats, TruncateReason};
-use crate::text::truncate_with_ellipsis;
+use super::lean;
+use super::plan::{is_control, Plan};
+use super::{Flat, Format, RenderOptions, RenderStats, TruncateReason};
+use crate::text::{truncate_with_ellipsis, ELLIPSIS};
 use crate::tree::{NodeTree, Ref, States, TreeNode};
 
 /// Longest URL and title shown in the header.
 const MAX_URL_CHARS: usize = 300;
 const MAX_TITLE_CHARS: usize = 200;
+/// Longest name a stub line repeats.
+const MAX_STUB_NAME_CHARS: usize = 40;
 /// Every reason, for the worst-case header.
 const ALL_REASONS: [TruncateReason; 4] = [
     TruncateReason::MaxCharsTotal,
@@ -23,33 +28,59 @@ const ALL_REASONS: [TruncateReason; 4] = [
     TruncateReason::MaxSiblings,
 ];
 
+/// What every line needs besides its node.
+pub(super) struct Ctx<'a> {
+    pub flat: &'a [Flat<'a>],
+    pub refs_ok: &'a [bool],
+    pub opts: &'a RenderOptions,
+    /// `scheme://host` of the page, to show same-origin URLs as paths.
+    pub origin: Option<&'a str>,
+}
+
+impl Ctx<'_> {
+    fn ref_of(&self, i: usize) -> Option<Ref> {
+        self.flat[i].node.ref_.filter(|_| self.refs_ok[i])
+    }
+}
+
+/// A line and the refs it shows (flat indices), in order.
+pub(super) struct Line {
+    pub text: String,
+    pub refs: Vec<usize>,
+}
+
 pub(super) struct Writer<'a> {
     tree: &'a NodeTree,
     opts: &'a RenderOptions,
+    main: Option<Ref>,
     body: String,
     body_chars: usize,
     budget: usize,
     nodes: usize,
     reasons: Vec<TruncateReason>,
+    closed: bool,
 }
 
 impl<'a> Writer<'a> {
-    pub(super) fn new(tree: &'a NodeTree, opts: &'a RenderOptions) -> Writer<'a> {
-        let worst = header(tree, opts, usize::MAX, &ALL_REASONS);
+    pub(super) fn new(tree: &'a NodeTree, opts: &'a RenderOptions, main: Option<Ref>) -> Self {
+        let worst = header(tree, opts, main, usize::MAX, &ALL_REASONS);
         let reserve = worst.chars().count() + closing(opts.format).len();
         Writer {
             tree,
             opts,
+            main,
             body: String::new(),
             body_chars: 0,
             budget: opts.max_chars_total.saturating_sub(reserve),
             nodes: 0,
             reasons: Vec::new(),
+            closed: false,
         }
     }
 
-    pub(super) fn nodes(&self) -> usize {
-        self.nodes
+    /// What the body may still take.
+    pub(super) fn budget(&self) -> usize {
+        self.budget
     }
 
     pub(super) fn reason(&mut self, r: TruncateReason) {
@@ -58,61 +89,69 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Writes a node line if it fits with room for a fold line after it.
-    pub(super) fn node(
-        &mut self,
-        node: &TreeNode,
-        depth: usize,
-        has_children: bool,
-        ref_ok: bool,
-    ) -> bool {
-        let ref_ = node.ref_.filter(|_| ref_ok);
-        let line = match self.opts.format {
-            Format::Text => text_line(node, ref_, depth, has_children, self.opts),
-            Format::Json => json_line(node, ref_, depth, has_children, self.opts),
-        };
-        let cost = self.separator_len() + line.chars().count();
-        // The next line is at most one level deeper; a fold there must still fit.
-        let fold_reserve = 1 + fold_line(self.opts.format, depth + 1, usize::MAX)
-            .chars()
-            .count();
-        if self.body_chars + cost + fold_reserve > self.budget {
+    /// The cost of a line as written (with its separator).
+    pub(super) fn cost(&self, line: &str) -> usize {
+        self.separator_len() + line.chars().count()
+    }
+
+    /// Writes a node line if it fits (leaving room for the last line that says the output
+    /// was cut). Returns false, and writes nothing more after, when it did not.
+    pub(super) fn node(&mut self, line: &str) -> bool {
+        if self.push_if_fits(line, true) {
+            self.nodes += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Writes a stub line if it fits; else ends the output as a node line would.
+    pub(super) fn stub(&mut self, line: &str) -> bool {
+        self.push_if_fits(line, true)
+    }
+
+    fn push_if_fits(&mut self, line: &str, keep_room: bool) -> bool {
+        if self.closed {
             return false;
         }
-        self.push(&line, cost);
-        self.nodes += 1;
+        let cost = self.cost(line);
+        let room = if keep_room { self.end_reserve() } else { 0 };
+        if self.body_chars + cost + room > self.budget {
+            self.close_cut();
+            return false;
+        }
+        self.push(line, cost);
         true
     }
 
-    /// Writes `... (truncated, N more items)` at `depth`, if it fits. Returns false when it
-    /// did not.
-    pub(super) fn fold(&mut self, depth: usize, more: usize) -> bool {
-        if more == 0 {
-            return true;
+    fn end_reserve(&self) -> usize {
+        1 + cut_line(self.opts.format).chars().count()
+    }
+
+    /// Ends the output with a line saying it was cut (the selection's estimates were off).
+    fn close_cut(&mut self) {
+        self.reason(TruncateReason::MaxCharsTotal);
+        let line = cut_line(self.opts.format);
+        let cost = self.cost(line);
+        if self.body_chars + cost <= self.budget {
+            self.push(line, cost);
         }
-        let line = fold_line(self.opts.format, depth, more);
-        let cost = self.separator_len() + line.chars().count();
-        if self.body_chars + cost > self.budget {
-            self.reason(TruncateReason::MaxCharsTotal);
-            return false;
-        }
-        self.push(&line, cost);
-        true
+        self.closed = true;
     }
 
     fn separator_len(&self) -> usize {
         match self.opts.format {
-            // Text: every body line starts on a new line after the header.
-            Format::Text => 1,
             Format::Json => usize::from(!self.body.is_empty()),
+            // Text and list: every body line starts on a new line after the header.
+            _ => 1,
         }
     }
 
     fn push(&mut self, line: &str, cost: usize) {
         match self.opts.format {
-            Format::Text => self.body.push('\n'),
             Format::Json if !self.body.is_empty() => self.body.push(','),
             Format::Json => {}
+            _ => self.body.push('\n'),
         }
         self.body.push_str(line);
         self.body_chars += cost;
@@ -120,7 +159,7 @@ impl<'a> Writer<'a> {
 
     pub(super) fn finish(mut self) -> (String, RenderStats) {
         self.reasons.sort();
-        let head = header(self.tree, self.opts, self.nodes, &self.reasons);
+        let head = header(self.tree, self.opts, self.main, self.nodes, &self.reasons);
         let mut text = head;
         text.push_str(&self.body);
         text.push_str(closing(self.opts.format));
@@ -152,8 +191,16 @@ impl<'a> Writer<'a> {
 
 fn closing(format: Format) -> &'static str {
     match format {
-        Format::Text => "",
         Format::Json => "]}",
+        _ => "",
+    }
+}
+
+/// The last line of an output the budget cut short.
+fn cut_line(format: Format) -> &'static str {
+    match format {
+        Format::Json => r#"{"depth":0,"cut":true}"#,
+        _ => "- ... (cut: budget reached)",
     }
 }
 
@@ -161,6 +208,7 @@ fn closing(format: Format) -> &'static str {
 fn header(
     tree: &NodeTree,
     opts: &RenderOptions,
+    main: Option<Ref>,
     nodes: usize,
     reasons: &[TruncateReason],
 ) -> String {
@@ -173,28 +221,21 @@ fn header(
         .as_deref()
         .map(|t| truncate_with_ellipsis(t, MAX_TITLE_CHARS));
     let truncated = !reasons.is_empty();
+    // The worst case reserves room for the largest ref.
+    let main = if nodes == usize::MAX {
+        main.and(Ref::new(u32::MAX))
+    } else {
+        main
+    };
     match opts.format {
-        Format::Text => {
-            let mut h = String::from("[snapshot]");
-            if let Some(u) = url {
-                let _ = write!(h, " url={}", attr_value(&u));
-            }
-            if let Some(t) = title {
-                let _ = write!(h, " title={}", quote(&t));
-            }
-            let _ = write!(h, " nodes={nodes} truncated={truncated}");
-            if truncated {
-                let names: Vec<_> = reasons.iter().map(|r| r.as_str()).collect();
-                let _ = write!(h, " reasons={}", names.join(","));
-            }
-            h
-        }
         Format::Json => {
             #[derive(Serialize)]
             #[serde(rename_all = "camelCase")]
             struct Head<'a> {
                 url: Option<&'a str>,
                 title: Option<&'a str>,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                main: Option<Ref>,
                 nodes: usize,
                 truncated: bool,
                 truncate_reasons: &'a [TruncateReason],
@@ -202,6 +243,7 @@ fn header(
             let head = Head {
                 url: url.as_deref(),
                 title: title.as_deref(),
+                main,
                 nodes,
                 truncated,
                 truncate_reasons: reasons,
@@ -212,21 +254,24 @@ fn header(
             h.push_str(",\"lines\":[");
             h
         }
-    }
-}
-
-fn fold_line(format: Format, depth: usize, more: usize) -> String {
-    match format {
-        Format::Text => {
-            let count = if more == usize::MAX {
-                usize::MAX.to_string()
-            } else {
-                more.to_string()
-            };
-            let noun = if more == 1 { "item" } else { "items" };
-            format!("{}- ... (truncated, {count} more {noun})", indent(depth))
+        _ => {
+            let mut h = String::from("[snapshot]");
+            if let Some(u) = url {
+                let _ = write!(h, " url={}", attr_value(&u));
+            }
+            if let Some(t) = title {
+                let _ = write!(h, " title={}", quote(&t));
+            }
+            if let Some(m) = main {
+                let _ = write!(h, " main={m}");
+            }
+            let _ = write!(h, " nodes={nodes} truncated={truncated}");
+            if truncated {
+                let names: Vec<_> = reasons.iter().map(|r| r.as_str()).collect();
+                let _ = write!(h, " reasons={}", names.join(","));
+            }
+            h
         }
-        Format::Json => format!("{{\"depth\":{depth},\"more\":{more}}}"),
     }
 }
 
@@ -234,135 +279,544 @@ fn indent(depth: usize) -> String {
     "  ".repeat(depth)
 }
 
-/// What a line shows as the node's label: its name, else its own text, cut.
-///
-/// Two labels would only repeat what the lines below say, so they are left out when the node
-/// has children shown: a container's loose text (label words already naming its inputs), and
-/// a row's name (its cells, concatenated).
-fn label<'n>(
-    node: &'n TreeNode,
-    has_children: bool,
-    opts: &RenderOptions,
-) -> Option<std::borrow::Cow<'n, str>> {
-    let name = node
-        .name
-        .as_deref()
-        .filter(|_| !(has_children && node.role.as_deref() == Some("row")));
-    let text = node
-        .text
-        .as_deref()
-        .filter(|_| node.ref_.is_some() || !has_children);
-    name.or(text)
-        .filter(|l| !l.is_empty())
-        .map(|l| truncate_with_ellipsis(l, opts.max_text_per_node))
+/// Text shown after a line's colon: no control character or line separator can start a
+/// line of its own.
+fn clean(s: &str) -> Cow<'_, str> {
+    if s.chars()
+        .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        Cow::Owned(
+            s.chars()
+                .map(|c| {
+                    if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                        ' '
+                    } else {
+                        c
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(s)
+    }
 }
 
-/// Attributes to show, in `include_attrs` order, without repeating what the line says already.
+/// A link label inside `[...]`: brackets escaped so the label cannot close early.
+fn bracketed(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in clean(s).chars() {
+        if matches!(c, '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Joins inline parts as text reads: a space between them, none before closing
+/// punctuation or after an opening bracket.
+fn join_part(out: &mut String, part: &str) {
+    if part.is_empty() {
+        return;
+    }
+    let glue_after = out.ends_with([
+        '(', '[', '{', '«', '“', '‘', '¿', '¡', '/', '$', '€', '£', '¥',
+    ]);
+    let glue_before = part.starts_with([
+        ',', '.', ';', ':', '!', '?', ')', ']', '}', '»', '”', '’', '%', '…', '、', '。', '，',
+    ]);
+    if !out.is_empty() && !glue_after && !glue_before {
+        out.push(' ');
+    }
+    out.push_str(part);
+}
+
+/// Cuts `s` to at most `max` chars on a word boundary, ending in an ellipsis.
+fn cut_words(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let (kept, _) = crate::text::truncate_chars(s, max);
+    let kept = match kept.rfind(' ') {
+        // Back to the last word boundary, unless that throws most of the text away.
+        Some(sp) if sp * 2 >= kept.len() => &kept[..sp],
+        _ => kept,
+    };
+    format!("{}{ELLIPSIS}", kept.trim_end())
+}
+
+/// The inline content of `flat[i]`'s subtree: text runs, `[label](ref)` for links,
+/// alternative text for images. Refs shown are collected.
+fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -> String {
+    let flat = cx.flat;
+    let end = flat[i].end as usize;
+    let mut out = String::new();
+    let mut chars = 0usize;
+    let mut j = i + 1;
+    let mut full = false;
+    while j < end && !full {
+        let node = flat[j].node;
+        let j_end = flat[j].end as usize;
+        let part: Cow<'_, str> = if node.is_text_run() {
+            clean(node.text.as_deref().unwrap_or(""))
+        } else {
+            let label = node
+                .name
+                .as_deref()
+                .or(node.text.as_deref())
+                .map(str::to_string)
+                .unwrap_or_else(|| plain_text(flat, j));
+            match (node.role.as_deref(), cx.ref_of(j)) {
+                (Some("img"), Some(r)) if !label.is_empty() => {
+                    Cow::Owned(format!("![{}]({r})", bracketed(&label)))
+                }
+                (_, Some(r)) => Cow::Owned(format!("[{}]({r})", bracketed(&label))),
+                _ => Cow::Owned(clean(&label).into_owned()),
+            }
+        };
+        let part_chars = part.chars().count() + 1;
+        if chars + part_chars > limit {
+            // A text part is cut on a word boundary; a link that does not fit is left out
+            // whole (its ref is then not shown).
+            if node.is_text_run() && limit > chars + 8 {
+                join_part(&mut out, &cut_words(&part, limit - chars - 1));
+            } else {
+                out.push(ELLIPSIS);
+            }
+            full = true;
+        } else {
+            if !node.is_text_run() && cx.ref_of(j).is_some() {
+                refs.push(j);
+            }
+            join_part(&mut out, &part);
+            chars += part_chars;
+        }
+        j = if node.is_text_run() { j + 1 } else { j_end };
+    }
+    out
+}
+
+/// The plain text of a subtree (runs and texts), for labels of links without a name.
+fn plain_text(flat: &[Flat<'_>], i: usize) -> String {
+    let mut out = String::new();
+    for f in &flat[i + 1..flat[i].end as usize] {
+        if let Some(t) = f.node.text.as_deref() {
+            join_part(&mut out, t);
+        }
+    }
+    out
+}
+
+/// The attributes a line shows, in `include_attrs` order, without what it says already.
 fn shown_attrs<'n>(
+    cx: &'n Ctx<'n>,
     node: &'n TreeNode,
-    label: Option<&str>,
-    opts: &'n RenderOptions,
-) -> impl Iterator<Item = (&'n str, std::borrow::Cow<'n, str>)> {
+    label: Option<&'n str>,
+) -> impl Iterator<Item = (&'n str, Cow<'n, str>)> + 'n {
     let role = node.role.as_deref().unwrap_or("generic");
-    let label = label.map(str::to_string);
-    opts.include_attrs.iter().filter_map(move |name| {
+    cx.opts.include_attrs.iter().filter_map(move |name| {
         let value = node.attrs.get(name)?;
-        if Some(value) == label.as_deref() {
+        if Some(value) == label || lean::redundant(name, value, role) {
             return None;
         }
-        if name == "role" && value.eq_ignore_ascii_case(role) {
+        // A label that merely repeats the name is noise.
+        if name == "aria-label" && node.name.as_deref() == Some(value.trim()) {
             return None;
         }
         Some((
             name.as_str(),
-            truncate_with_ellipsis(value, opts.max_attr_value_len),
+            lean::value(name, value, cx.origin, cx.opts.max_attr_value_len),
         ))
     })
 }
 
-fn text_line(
-    node: &TreeNode,
+/// The parts every node line has: role, name, attributes, level, states, ref.
+struct Head<'a> {
+    role: &'a str,
+    name: Option<Cow<'a, str>>,
+    attrs: Vec<(&'a str, Cow<'a, str>)>,
+    level: Option<u32>,
+    states: States,
     ref_: Option<Ref>,
-    depth: usize,
-    has_children: bool,
-    opts: &RenderOptions,
-) -> String {
-    let mut line = indent(depth);
-    line.push_str("- ");
-    line.push_str(&sanitize_token(node.role.as_deref().unwrap_or("generic")));
-    let label = label(node, has_children, opts);
-    if let Some(l) = &label {
-        line.push(' ');
-        line.push_str(&quote(l));
-    }
-    for (name, value) in shown_attrs(node, label.as_deref(), opts) {
-        let _ = write!(line, " [{}={}]", sanitize_token(name), attr_value(&value));
-    }
-    if let Some(level) = node.level {
-        let _ = write!(line, " [level={level}]");
-    }
-    for state in node.states.iter() {
-        let _ = write!(line, " [{}]", state.as_str());
-    }
-    if let Some(r) = ref_ {
-        let _ = write!(line, " [ref={r}]");
-    }
-    if has_children {
-        line.push(':');
-    }
-    line
 }
 
-fn json_line(
-    node: &TreeNode,
-    ref_: Option<Ref>,
+fn head<'a>(cx: &'a Ctx<'a>, i: usize, name: Option<&'a str>) -> Head<'a> {
+    let node = cx.flat[i].node;
+    let name = name.filter(|n| !n.is_empty());
+    Head {
+        role: node.role.as_deref().unwrap_or("generic"),
+        name: name.map(|n| truncate_with_ellipsis(n, cx.opts.max_text_per_node)),
+        attrs: shown_attrs(cx, node, name).collect(),
+        level: node.level,
+        states: node.states,
+        ref_: cx.ref_of(i),
+    }
+}
+
+/// The line of `flat[i]` as the plan decided: a whole line (`container` false) or the head
+/// of its children's lines. `cut`: main text cut to fit the end of the budget.
+pub(super) fn node_line(
+    cx: &Ctx<'_>,
+    plan: &Plan,
+    i: usize,
+    container: bool,
+    cut: Option<usize>,
+) -> Line {
+    let flat = cx.flat;
+    let node = flat[i].node;
+    let depth = plan.depth[i] as usize;
+    let opts = cx.opts;
+    let mut refs = Vec::new();
+    let in_main = plan.in_main[i];
+    let text_limit = match cut {
+        Some(c) => c,
+        None if in_main => usize::MAX,
+        None => opts.max_text_per_node,
+    };
+    if node.is_text_run() {
+        let own = plan
+            .text_override
+            .get(&i)
+            .map(String::as_str)
+            .or(node.text.as_deref());
+        let text = clean(own.unwrap_or(""));
+        let text = cut_words(&text, text_limit);
+        return Line {
+            text: write_line(opts.format, depth, "text", None, &text, false),
+            refs,
+        };
+    }
+    let role = node.role.as_deref().unwrap_or("generic");
+    // What follows the colon: inline content, or a leaf's own text.
+    let content = if container {
+        String::new()
+    } else if !node.children.is_empty() && !(role == "link" || role == "img") {
+        inline_content(cx, i, text_limit, &mut refs)
+    } else {
+        node.text
+            .as_deref()
+            .filter(|t| Some(*t) != node.name.as_deref())
+            .map(|t| cut_words(&clean(t), text_limit))
+            .unwrap_or_default()
+    };
+    // The name is left out where the content says it already (a heading over a link of the
+    // same words, a row named by its cells).
+    let name = node.name.as_deref().filter(|n| {
+        !(container && role == "row") && {
+            let plain: String = content.chars().filter(|c| c.is_alphanumeric()).collect();
+            let n_plain: String = n.chars().filter(|c| c.is_alphanumeric()).collect();
+            plain.is_empty() || !plain.contains(&n_plain)
+        }
+    });
+    let h = head(cx, i, name);
+    if h.ref_.is_some() {
+        refs.insert(0, i);
+    }
+    let text = match opts.format {
+        Format::Json => json_line(depth, &h, &content),
+        _ => {
+            let mut line = indent(depth);
+            line.push_str("- ");
+            line.push_str(&sanitize_token(h.role));
+            if let Some(n) = &h.name {
+                line.push(' ');
+                line.push_str(&quote(n));
+            }
+            for (name, value) in &h.attrs {
+                let _ = write!(line, " [{}={}]", sanitize_token(name), attr_value(value));
+            }
+            if let Some(level) = h.level {
+                let _ = write!(line, " [level={level}]");
+            }
+            for state in h.states.iter() {
+                let _ = write!(line, " [{}]", state.as_str());
+            }
+            if let Some(r) = h.ref_ {
+                let _ = write!(line, " [ref={r}]");
+            }
+            if container {
+                line.push(':');
+            } else if !content.is_empty() {
+                line.push_str(": ");
+                line.push_str(&content);
+            }
+            line
+        }
+    };
+    Line { text, refs }
+}
+
+/// A `- text: …` line (or its JSON object).
+fn write_line(
+    format: Format,
     depth: usize,
-    has_children: bool,
-    opts: &RenderOptions,
+    role: &str,
+    name: Option<&str>,
+    content: &str,
+    container: bool,
 ) -> String {
+    match format {
+        Format::Json => json_line(
+            depth,
+            &Head {
+                role,
+                name: name.map(Cow::Borrowed),
+                attrs: Vec::new(),
+                level: None,
+                states: States::default(),
+                ref_: None,
+            },
+            content,
+        ),
+        _ => {
+            let mut line = indent(depth);
+            let _ = write!(line, "- {role}");
+            if let Some(n) = name {
+                let _ = write!(line, " {}", quote(n));
+            }
+            if container {
+                line.push(':');
+            } else if !content.is_empty() {
+                let _ = write!(line, ": {content}");
+            }
+            line
+        }
+    }
+}
+
+fn json_line(depth: usize, h: &Head<'_>, content: &str) -> String {
     #[derive(Serialize)]
-    struct Line<'a> {
+    struct JsonLine<'a> {
         depth: usize,
         role: &'a str,
         #[serde(skip_serializing_if = "Option::is_none")]
         name: Option<&'a str>,
         #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
         ref_: Option<Ref>,
-        #[serde(skip_serializing_if = "Attrs::is_empty")]
-        attrs: Attrs<'a>,
+        #[serde(skip_serializing_if = "JsonAttrs::is_empty")]
+        attrs: JsonAttrs<'a>,
         #[serde(skip_serializing_if = "Option::is_none")]
         level: Option<u32>,
         #[serde(skip_serializing_if = "States::is_empty")]
         states: States,
+        #[serde(skip_serializing_if = "str::is_empty")]
+        text: &'a str,
     }
-    let label = label(node, has_children, opts);
-    let attrs = Attrs(shown_attrs(node, label.as_deref(), opts).collect());
-    let line = Line {
+    let line = JsonLine {
         depth,
-        role: node.role.as_deref().unwrap_or("generic"),
-        name: label.as_deref(),
-        ref_,
-        attrs,
-        level: node.level,
-        states: node.states,
+        role: h.role,
+        name: h.name.as_deref(),
+        ref_: h.ref_,
+        attrs: JsonAttrs(&h.attrs),
+        level: h.level,
+        states: h.states,
+        text: content,
     };
     serde_json::to_string(&line).unwrap_or_default()
 }
 
-/// Attributes in display order, serialised as a JSON object.
-struct Attrs<'a>(Vec<(&'a str, std::borrow::Cow<'a, str>)>);
+/// A line of the flat element list: role, name, states, ref.
+pub(super) fn list_line(cx: &Ctx<'_>, i: usize) -> String {
+    let node = cx.flat[i].node;
+    let name = node
+        .name
+        .as_deref()
+        .or(node.text.as_deref())
+        .filter(|n| !n.is_empty());
+    let h = Head {
+        role: node.role.as_deref().unwrap_or("generic"),
+        name: name.map(|n| truncate_with_ellipsis(n, cx.opts.max_text_per_node)),
+        attrs: Vec::new(),
+        level: node.level,
+        states: node.states,
+        ref_: cx.ref_of(i),
+    };
+    match cx.opts.format {
+        Format::Json => json_line(0, &h, ""),
+        _ => {
+            let mut line = format!("- {}", sanitize_token(h.role));
+            if let Some(n) = &h.name {
+                let _ = write!(line, " {}", quote(n));
+            }
+            for state in h.states.iter() {
+                let _ = write!(line, " [{}]", state.as_str());
+            }
+            if let Some(r) = h.ref_ {
+                let _ = write!(line, " [ref={r}]");
+            }
+            line
+        }
+    }
+}
 
-impl Attrs<'_> {
+/// What a fold holds, for its stub line.
+#[derive(Default)]
+pub(super) struct Folded {
+    pub items: usize,
+    pub links: u32,
+    pub controls: u32,
+    pub other_refs: u32,
+    pub texts: u32,
+    pub first_ref: Option<Ref>,
+    pub last_ref: Option<Ref>,
+}
+
+impl Folded {
+    fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        let mut part = |n: u32, one: &str, many: &str| {
+            if n > 0 {
+                parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+            }
+        };
+        part(self.links, "link", "links");
+        part(self.controls, "control", "controls");
+        part(self.other_refs, "other ref", "other refs");
+        part(self.texts, "text", "texts");
+        parts.join(", ")
+    }
+}
+
+/// Counts what the subtrees of `members` hold.
+pub(super) fn folded(cx: &Ctx<'_>, plan: &Plan, members: &[usize]) -> Folded {
+    let mut f = Folded {
+        items: members.len(),
+        ..Default::default()
+    };
+    for &m in members {
+        let c = plan.counts[m];
+        f.links += c.links;
+        f.controls += c.controls;
+        f.texts += c.blocks;
+        let end = cx.flat[m].end as usize;
+        if c.refs > 0 {
+            if f.first_ref.is_none() {
+                f.first_ref = (m..end).find_map(|j| cx.ref_of(j));
+            }
+            f.last_ref = (m..end).rev().find_map(|j| cx.ref_of(j)).or(f.last_ref);
+        }
+    }
+    let refs: u32 = members.iter().map(|&m| plan.counts[m].refs).sum();
+    f.other_refs = refs.saturating_sub(f.links + f.controls);
+    f
+}
+
+/// The stub line of a fold: one node (`- navigation "Main" [ref=e7] (folded: 12 links)`), a
+/// repeat (`(same links as e7)`) or a run of siblings (`- ... (folded: 3 items: …; e40–e95)`).
+pub(super) fn stub_line(cx: &Ctx<'_>, plan: &Plan, members: &[usize], depth: usize) -> Line {
+    let f = folded(cx, plan, members);
+    let mut refs = Vec::new();
+    let single = match members {
+        [m] if !cx.flat[*m].node.is_text_run() => Some(*m),
+        _ => None,
+    };
+    let summary = f.summary();
+    let range = match (f.first_ref, f.last_ref) {
+        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
+        (Some(a), _) => a.to_string(),
+        _ => String::new(),
+    };
+    let (role, name, own_ref, what) = match single {
+        Some(m) => {
+            let node = cx.flat[m].node;
+            let own = cx.ref_of(m);
+            if own.is_some() {
+                refs.push(m);
+            }
+            let what = match plan.repeats[m].and_then(|first| {
+                let first = first as usize;
+                let end = cx.flat[first].end as usize;
+                (first..end).find_map(|j| cx.ref_of(j))
+            }) {
+                Some(r) => format!("same links as {r}"),
+                None if own.is_some() || range.is_empty() => format!("folded: {summary}"),
+                None => format!("folded: {summary}; {range}"),
+            };
+            (
+                node.role.as_deref().unwrap_or("generic"),
+                node.name
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .map(|n| truncate_with_ellipsis(n, MAX_STUB_NAME_CHARS)),
+                own,
+                what,
+            )
+        }
+        None => {
+            let what = if range.is_empty() {
+                format!("folded: {} items: {summary}", f.items)
+            } else {
+                format!("folded: {} items: {summary}; {range}", f.items)
+            };
+            ("...", None, None, what)
+        }
+    };
+    let text = match cx.opts.format {
+        Format::Json => {
+            #[derive(Serialize)]
+            struct Stub<'a> {
+                depth: usize,
+                role: &'a str,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                name: Option<&'a str>,
+                #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+                ref_: Option<Ref>,
+                folded: &'a str,
+            }
+            serde_json::to_string(&Stub {
+                depth,
+                role,
+                name: name.as_deref(),
+                ref_: own_ref,
+                folded: &what,
+            })
+            .unwrap_or_default()
+        }
+        _ => {
+            let mut line = indent(depth);
+            let _ = write!(line, "- {}", sanitize_token(role));
+            if let Some(n) = &name {
+                let _ = write!(line, " {}", quote(n));
+            }
+            if let Some(r) = own_ref {
+                let _ = write!(line, " [ref={r}]");
+            }
+            let _ = write!(line, " ({what})");
+            line
+        }
+    };
+    Line { text, refs }
+}
+
+/// The last line of a list the budget cut: what was left out.
+pub(super) fn list_fold_line(format: Format, more: usize, links: u32, controls: u32) -> String {
+    match format {
+        Format::Json => format!("{{\"more\":{more},\"links\":{links},\"controls\":{controls}}}"),
+        _ => format!(
+            "- ... (folded: {more} more: {links} links, {controls} controls; scope a region or raise --max-chars)"
+        ),
+    }
+}
+
+/// Whether a node counts as a control in list folds.
+pub(super) fn counts_as_control(node: &TreeNode) -> bool {
+    is_control(node.role.as_deref().unwrap_or(""))
+}
+
+/// Attributes in display order, serialised as a JSON object.
+struct JsonAttrs<'a>(&'a [(&'a str, Cow<'a, str>)]);
+
+impl JsonAttrs<'_> {
     fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }
 
-impl Serialize for Attrs<'_> {
+impl Serialize for JsonAttrs<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
+        for (k, v) in self.0 {
             map.serialize_entry(k, v)?;
         }
         map.end()
@@ -391,7 +845,7 @@ pub(crate) fn quote(s: &str) -> String {
 }
 
 /// An attribute value: bare when it is one plain token, quoted otherwise.
-fn attr_value(v: &str) -> String {
+pub(crate) fn attr_value(v: &str) -> String {
     let plain = !v.is_empty()
         && v.chars().all(|c| {
             !c.is_whitespace()
@@ -407,17 +861,17 @@ fn attr_value(v: &str) -> String {
 
 /// Roles and attribute names from JSON input are tokens; anything that could break a
 /// line or a bracket is replaced.
-fn sanitize_token(s: &str) -> std::borrow::Cow<'_, str> {
+fn sanitize_token(s: &str) -> Cow<'_, str> {
     let ok = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.');
     if s.chars().all(ok) && !s.is_empty() {
-        std::borrow::Cow::Borrowed(s)
+        Cow::Borrowed(s)
     } else {
         let cleaned: String = s
             .chars()
             .take(64)
             .map(|c| if ok(c) { c } else { '_' })
             .collect();
-        std::borrow::Cow::Owned(if cleaned.is_empty() {
+        Cow::Owned(if cleaned.is_empty() {
             "_".to_string()
         } else {
             cleaned

@@ -1,12 +1,18 @@
 //! Stage 4: node tree → snapshot text, under hard budgets. Shared by the offline and live
 //! paths.
 //!
-//! The budgets are checked before each line is written, so the output never exceeds
-//! [`RenderOptions::max_chars_total`] (counted in `char`s, header included) and a budget hit
-//! ends the output cleanly: the last line says how many items were left out, the header says
-//! `truncated=true` and why. Rendering never changes ref numbers: they come from the tree.
+//! What goes in is decided by priority, not position (`plan`): dialogs, search and forms
+//! with a key field first, then the main content (its paragraphs whole), then other
+//! controls, complementary regions, and last the page's navigation, banner and footer. The
+//! output keeps document order; whatever did not fit folds into one stub line per run of
+//! siblings that says what it holds and how to get it (`scope` its ref). The output never
+//! exceeds [`RenderOptions::max_chars_total`] (counted in `char`s, header included); the
+//! header says `truncated=true` and why. Rendering never changes ref numbers: they come from
+//! the tree.
 
 mod format;
+mod lean;
+mod plan;
 
 use std::borrow::Cow;
 
@@ -19,11 +25,29 @@ use crate::walk::DEFAULT_ATTRS;
 /// Output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
-    /// The indented `PLAIN_TEXT_TREE`, in the ARIA-snapshot style models know.
+    /// The indented `PLAIN_TEXT_TREE`, in the ARIA-snapshot style models know: one line per
+    /// element, paragraph, list item or cell, text with its links inline
+    /// (`- paragraph: The [2025 budget](e23) passed.`).
     #[default]
     Text,
-    /// The same lines as JSON objects (`depth`, `role`, `name`, `ref`…), for programs.
+    /// The same lines as JSON objects (`depth`, `role`, `name`, `ref`, `text`…), for programs.
     Json,
+    /// One line per interactive element with a ref, no indentation, no attributes
+    /// (`- link "Home" [ref=e1]`): the flat element list of agent loops, at the lowest cost
+    /// per element.
+    List,
+}
+
+impl Format {
+    /// Reads `text`, `json` or `list`.
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "text" => Some(Format::Text),
+            "json" => Some(Format::Json),
+            "list" => Some(Format::List),
+            _ => None,
+        }
+    }
 }
 
 /// Budgets and switches for [`render`].
@@ -31,20 +55,21 @@ pub enum Format {
 pub struct RenderOptions {
     /// Hard limit on `text.chars().count()`, header included.
     pub max_chars_total: usize,
-    /// Most node lines written.
+    /// Most node lines written (a safety net: the character budget decides first).
     pub max_nodes: usize,
     /// Deepest indentation level written (0 = top level).
     pub max_depth: usize,
-    /// Longest label (name or text) per line, in characters.
+    /// Longest name per line, and longest text per line outside the main content, in
+    /// characters (main-content text is cut by the total budget only).
     pub max_text_per_node: usize,
     /// Longest attribute value per line, in characters.
     pub max_attr_value_len: usize,
-    /// Most children written under one parent; the rest fold into one `... (truncated, N more
-    /// items)` line, so one long list cannot crowd out the rest of the page.
+    /// Most children written under one parent outside the main content; the rest fold into
+    /// one stub line, so one long list cannot crowd out the rest of the page.
     pub max_siblings: usize,
     /// Attributes shown, in this order.
     pub include_attrs: Vec<String>,
-    /// Drop structural branches that hold no ref.
+    /// Drop structural branches that hold neither a ref nor text.
     pub compact: bool,
     pub format: Format,
 }
@@ -53,7 +78,7 @@ impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             max_chars_total: 12_000,
-            max_nodes: 200,
+            max_nodes: 400,
             max_depth: 12,
             max_text_per_node: 200,
             max_attr_value_len: 200,
@@ -147,6 +172,9 @@ pub struct SnapshotResult {
     pub text: String,
     pub refs: RefMap,
     pub stats: RenderStats,
+    /// The ref of the page's main content, when it has one (the header's `main=`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub main: Option<String>,
 }
 
 /// One node of the tree in pre-order, with what the budget loop needs to skip and fold.
@@ -156,15 +184,14 @@ pub struct SnapshotResult {
 /// nodes: the walk emits at most one per element of the input, and JSON from outside is
 /// capped at [`crate::tree::MAX_JSON_BYTES`].
 struct Flat<'a> {
-    node: &'a TreeNode,
-    /// Indentation level (children of the root are 0); the tree is at most
-    /// [`crate::tree::MAX_TREE_DEPTH`] deep.
-    depth: u32,
-    parent: u32,
+    pub node: &'a TreeNode,
+    pub parent: u32,
     /// Index just past this node's subtree.
-    end: u32,
+    pub end: u32,
     /// This node or a descendant has a ref (a repeated ref too: its node still shows).
-    has_ref: bool,
+    pub has_ref: bool,
+    /// This node or a descendant has text (a name on a leaf counts).
+    pub has_text: bool,
 }
 
 /// Which nodes carry a usable ref: the first use of each. A tree from outside (the
@@ -220,23 +247,20 @@ fn count(root: &TreeNode) -> usize {
 
 fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
     let mut flat: Vec<Flat<'_>> = Vec::with_capacity(count(root));
-    // (node, tree depth, parent index); the root is entry 0 and is never written.
-    let mut stack: Vec<(&TreeNode, u32, u32)> = vec![(root, 0, 0)];
-    while let Some((node, depth, parent)) = stack.pop() {
+    // (node, parent index); the root is entry 0 and is never written.
+    let mut stack: Vec<(&TreeNode, u32)> = vec![(root, 0)];
+    while let Some((node, parent)) = stack.pop() {
         let index = position(flat.len());
         flat.push(Flat {
             node,
-            depth: depth.saturating_sub(1),
             parent,
             end: 0,
             has_ref: node.ref_.is_some(),
+            has_text: node.text.as_deref().is_some_and(|t| !t.is_empty())
+                || (node.children.is_empty()
+                    && node.name.as_deref().is_some_and(|n| !n.is_empty())),
         });
-        stack.extend(
-            node.children
-                .iter()
-                .rev()
-                .map(|c| (c, depth.saturating_add(1), index)),
-        );
+        stack.extend(node.children.iter().rev().map(|c| (c, index)));
     }
     // Subtree ends and ref presence, children before parents.
     let len = flat.len();
@@ -246,9 +270,10 @@ fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
         }
         if i > 0 {
             let p = flat[i].parent as usize;
-            let (end, has_ref) = (flat[i].end, flat[i].has_ref);
+            let (end, has_ref, has_text) = (flat[i].end, flat[i].has_ref, flat[i].has_text);
             flat[p].end = flat[p].end.max(end);
             flat[p].has_ref |= has_ref;
+            flat[p].has_text |= has_text;
         }
     }
     flat
@@ -265,94 +290,417 @@ fn position(i: usize) -> u32 {
 /// use agent_snapshot::{Document, RenderOptions, TreeOptions};
 ///
 /// let doc = Document::parse(
-///     "<nav><a href='/'>Home</a></nav><button>Buy</button>",
+///     "<nav><a href='/'>Home</a></nav><main><p>Gold is <a href=/g>up</a> today.</p></main>",
 ///     &TreeOptions::default(),
 /// );
 /// let snap = agent_snapshot::render(doc.tree(), &RenderOptions::default());
-/// assert!(snap.text.contains("- link \"Home\" [href=/] [ref=e1]"));
+/// assert!(snap.text.contains("- paragraph: Gold is [up](e4) today."), "{}", snap.text);
 /// assert!(snap.text.chars().count() <= 12_000);
-/// assert_eq!(snap.refs.get("e2").and_then(|r| r.name.as_deref()), Some("Buy"));
+/// assert_eq!(snap.refs.get("e4").and_then(|r| r.name.as_deref()), Some("up"));
 /// ```
 pub fn render(tree: &NodeTree, opts: &RenderOptions) -> SnapshotResult {
-    let flat = flatten(&tree.tree);
+    render_root(tree, &tree.tree, opts)
+}
+
+/// Why a scoped render could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScopeError {
+    #[error("no element has ref {0}: take a new snapshot and scope one of its refs")]
+    RefNotFound(String),
+    #[error("`{0}` is neither a ref (e12) nor a CSS selector this page has a match for")]
+    NoMatch(String),
+    #[error("`{selector}` is not a valid CSS selector: {message}")]
+    BadSelector { selector: String, message: String },
+}
+
+/// Renders the subtree of the node with ref `scope`: its own line first, then its content,
+/// under the same budgets. A folded stub's ref is a scope.
+///
+/// ```
+/// use agent_snapshot::{render::render_scope, Document, Ref, RenderOptions, TreeOptions};
+///
+/// let doc = Document::parse("<nav><a href=/a>A</a><a href=/b>B</a></nav><p>Body</p>", &TreeOptions::default());
+/// let nav = Ref::parse("e1").expect("ref");
+/// let snap = render_scope(doc.tree(), nav, &RenderOptions::default()).expect("in the tree");
+/// assert!(snap.text.contains("[ref=e2]") && !snap.text.contains("Body"), "{}", snap.text);
+/// ```
+pub fn render_scope(
+    tree: &NodeTree,
+    scope: Ref,
+    opts: &RenderOptions,
+) -> Result<SnapshotResult, ScopeError> {
+    let mut stack = vec![&tree.tree];
+    while let Some(node) = stack.pop() {
+        if node.ref_ == Some(scope) {
+            // The scope's node is the only child of a stand-in root, so its own line shows.
+            let root = TreeNode {
+                tag: tree.tree.tag.clone(),
+                children: vec![node.clone()],
+                ..Default::default()
+            };
+            return Ok(render_root(tree, &root, opts));
+        }
+        stack.extend(node.children.iter().rev());
+    }
+    Err(ScopeError::RefNotFound(scope.to_string()))
+}
+
+fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> SnapshotResult {
+    let flat = flatten(root);
     let refs_ok = valid_refs(&flat);
-    let mut out = format::Writer::new(tree, opts);
+    let origin = tree.url.as_deref().and_then(lean::origin_of);
+    let cx = format::Ctx {
+        flat: &flat,
+        refs_ok: &refs_ok,
+        opts,
+        origin,
+    };
+    let mut plan = plan::Plan::new(&flat, &refs_ok, opts);
+    let main = Some(plan.main)
+        .filter(|&m| m != 0)
+        .and_then(|m| flat[m].node.ref_.filter(|_| refs_ok[m]));
+    let mut out = format::Writer::new(tree, opts, main);
     if tree.stats.truncated {
         out.reason(TruncateReason::MaxNodes);
     }
-    let mut refs = Vec::new();
-    let mut shown_children = vec![0u32; flat.len()];
-    let mut i = 1;
-    while i < flat.len() {
-        let e = &flat[i];
-        let (depth, parent, end) = (e.depth as usize, e.parent as usize, e.end as usize);
-        let visible = !opts.compact || e.has_ref;
-        if !visible {
-            i = end;
-            continue;
+    let shown = if opts.format == Format::List {
+        emit_list(&cx, &plan, &mut out)
+    } else {
+        choose(&cx, &mut plan, out.budget());
+        for r in plan.reasons.iter().copied() {
+            out.reason(r);
         }
-        if depth > opts.max_depth {
-            out.reason(TruncateReason::MaxDepth);
-            i = end;
-            continue;
-        }
-        if shown_children[parent] as usize >= opts.max_siblings {
-            let more = visible_siblings_from(&flat, i, opts.compact);
-            out.reason(TruncateReason::MaxSiblings);
-            if !out.fold(depth, more) {
-                break;
-            }
-            i = flat[parent].end as usize;
-            continue;
-        }
-        if out.nodes() >= opts.max_nodes {
-            out.reason(TruncateReason::MaxNodes);
-            out.fold(depth, visible_siblings_from(&flat, i, opts.compact));
-            break;
-        }
-        let has_visible_child = depth < opts.max_depth && has_visible_child(&flat, i, opts.compact);
-        if !out.node(e.node, depth, has_visible_child, refs_ok[i]) {
-            out.reason(TruncateReason::MaxCharsTotal);
-            out.fold(depth, visible_siblings_from(&flat, i, opts.compact));
-            break;
-        }
-        shown_children[parent] = shown_children[parent].saturating_add(1);
-        if let (Some(r), true) = (e.node.ref_, refs_ok[i]) {
-            refs.push(node_ref(r, e.node, opts));
-        }
-        i += 1;
-    }
+        emit(&cx, &plan, &mut out)
+    };
+    let refs = shown
+        .into_iter()
+        .filter_map(|i| flat[i].node.ref_.map(|r| node_ref(r, flat[i].node, opts)))
+        .collect();
     let (text, stats) = out.finish();
     SnapshotResult {
         text,
         refs: RefMap(refs),
         stats,
+        main: main.map(|r| r.to_string()),
     }
 }
 
-/// Whether any child of `flat[i]` would be shown.
-fn has_visible_child(flat: &[Flat<'_>], i: usize, compact: bool) -> bool {
-    let mut j = i + 1;
-    while j < flat[i].end as usize {
-        if !compact || flat[j].has_ref {
-            return true;
+/// Room kept for the line that says the output was cut, should the estimates be off.
+const END_RESERVE: usize = 40;
+
+/// Pass 3 of the plan: priority classes in turn, each in document order (the main
+/// content's headings before its text), take a line when it fits with the lines of its
+/// ancestors not yet shown and the stub lines the change leaves to write.
+fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
+    let flat = cx.flat;
+    let opts = cx.opts;
+    let n = flat.len();
+    let content = |plan: &plan::Plan, i: usize| plan.kind[i] != plan::Kind::None;
+    // Content siblings before and after each node (u32::MAX: none).
+    let mut prev_c = vec![u32::MAX; n];
+    let mut next_c = vec![u32::MAX; n];
+    for p in 0..n {
+        if !matches!(
+            plan.kind[p],
+            plan::Kind::Container | plan::Kind::Transparent
+        ) {
+            continue;
         }
-        j = flat[j].end as usize;
+        let mut last = u32::MAX;
+        let mut j = p + 1;
+        while j < flat[p].end as usize {
+            if content(plan, j) {
+                prev_c[j] = last;
+                if last != u32::MAX {
+                    next_c[last as usize] = j as u32;
+                }
+                last = j as u32;
+            }
+            j = flat[j].end as usize;
+        }
     }
-    false
+    let has_content_child = |plan: &plan::Plan, i: usize| {
+        let mut j = i + 1;
+        while j < flat[i].end as usize {
+            if content(plan, j) {
+                return true;
+            }
+            j = flat[j].end as usize;
+        }
+        false
+    };
+    let mut remaining = budget.saturating_sub(END_RESERVE) as isize;
+    let mut runs: isize = isize::from(has_content_child(plan, 0));
+    remaining -= runs * plan::stub_estimate(opts.format, 0) as isize;
+    let mut lines = 0usize;
+    let mut shown_children = vec![0u32; n];
+    let mut main_text_done = false;
+    let mut reasons: Vec<TruncateReason> = Vec::new();
+    let mut note = |r: TruncateReason| {
+        if !reasons.contains(&r) {
+            reasons.push(r);
+        }
+    };
+    // (class, headings only)
+    let passes = [
+        (plan::P_KEY, false),
+        (plan::P_MAIN, true),
+        (plan::P_MAIN, false),
+        (plan::P_REST, false),
+        (plan::P_ASIDE, false),
+        (plan::P_CHROME, false),
+    ];
+    let mut chain: Vec<usize> = Vec::new();
+    for (class, headings) in passes {
+        for i in 1..n {
+            if plan.kind[i] != plan::Kind::Line || plan.shown[i] || plan.prio[i] != class {
+                continue;
+            }
+            let is_heading = flat[i].node.role.as_deref() == Some("heading");
+            if class == plan::P_MAIN && headings != is_heading {
+                continue;
+            }
+            let main_text = class == plan::P_MAIN && !is_heading;
+            if main_text && main_text_done {
+                note(TruncateReason::MaxCharsTotal);
+                continue;
+            }
+            if remaining <= 8 {
+                note(TruncateReason::MaxCharsTotal);
+                continue;
+            }
+            if plan.depth[i] as usize > opts.max_depth {
+                note(TruncateReason::MaxDepth);
+                continue;
+            }
+            // Ancestors that are not shown yet, nearest first.
+            chain.clear();
+            let mut a = flat[i].parent as usize;
+            while !plan.shown[a] {
+                chain.push(a);
+                a = flat[a].parent as usize;
+            }
+            let new_lines = 1 + chain
+                .iter()
+                .filter(|&&c| plan.kind[c] != plan::Kind::Transparent)
+                .count();
+            if lines + new_lines > opts.max_nodes {
+                note(TruncateReason::MaxNodes);
+                continue;
+            }
+            let crowded = std::iter::once(i).chain(chain.iter().copied()).any(|x| {
+                let p = flat[x].parent as usize;
+                plan.shown[p]
+                    && !plan.in_main[p]
+                    && class != plan::P_KEY
+                    && shown_children[p] as usize >= opts.max_siblings
+            });
+            if crowded {
+                note(TruncateReason::MaxSiblings);
+                continue;
+            }
+            // Stub runs after the change: each node shown splits or ends the run of hidden
+            // siblings it was in, and a container shown opens a run of its children.
+            let mut delta_runs = 0isize;
+            for &x in chain.iter().rev().chain(std::iter::once(&i)) {
+                let hidden = |s: u32| s != u32::MAX && !plan.shown[s as usize];
+                let parent_known = plan.shown[flat[x].parent as usize]
+                    || chain.contains(&(flat[x].parent as usize));
+                if parent_known {
+                    delta_runs += match (hidden(prev_c[x]), hidden(next_c[x])) {
+                        (true, true) => 1,
+                        (false, false) => -1,
+                        _ => 0,
+                    };
+                }
+                if x != i && has_content_child(plan, x) {
+                    delta_runs += 1;
+                }
+            }
+            let stub_cost = plan::stub_estimate(opts.format, plan.depth[i]) as isize;
+            let mut ancestors_cost = 0isize;
+            for &c in &chain {
+                if plan.kind[c] != plan::Kind::Transparent {
+                    let line = format::node_line(cx, plan, c, true, None);
+                    ancestors_cost += (line.text.chars().count() + 1) as isize;
+                }
+            }
+            let fixed = ancestors_cost + delta_runs * stub_cost;
+            let line = format::node_line(cx, plan, i, false, None);
+            let cost = (line.text.chars().count() + 1) as isize;
+            let mut cut = None;
+            if fixed + cost > remaining {
+                // Main text at the end of the budget is cut on a word boundary, not dropped.
+                let room = remaining - fixed - 1;
+                if main_text && room >= 60 {
+                    let head_len =
+                        line.text.chars().count() as isize - text_part_len(&line.text) as isize;
+                    let text_room = room - head_len;
+                    if text_room >= 30 {
+                        cut = Some(text_room as usize);
+                        main_text_done = true;
+                    }
+                }
+                if cut.is_none() {
+                    note(TruncateReason::MaxCharsTotal);
+                    continue;
+                }
+                note(TruncateReason::MaxCharsTotal);
+            }
+            let spent = match cut {
+                Some(c) => {
+                    let line = format::node_line(cx, plan, i, false, Some(c));
+                    (line.text.chars().count() + 1) as isize
+                }
+                None => cost,
+            };
+            for &x in chain.iter().rev().chain(std::iter::once(&i)) {
+                plan.shown[x] = true;
+                let p = flat[x].parent as usize;
+                shown_children[p] += 1;
+            }
+            if let Some(c) = cut {
+                plan.cut.insert(i, c);
+            }
+            lines += new_lines;
+            runs += delta_runs;
+            remaining -= fixed + spent;
+        }
+    }
+    let _ = runs;
+    plan.reasons = reasons;
 }
 
-/// How many siblings from `i` on (inclusive) would have been shown.
-fn visible_siblings_from(flat: &[Flat<'_>], mut i: usize, compact: bool) -> usize {
-    let parent_end = flat[flat[i].parent as usize].end as usize;
-    let mut n = 0;
-    while i < parent_end {
-        if !compact || flat[i].has_ref {
-            n += 1;
+/// The length of what follows `: ` in a text line (0 when there is none).
+fn text_part_len(line: &str) -> usize {
+    line.split_once(": ").map_or(0, |(_, t)| t.chars().count())
+}
+
+/// Writes the chosen lines in document order, with a stub line for each run of siblings
+/// that was not chosen. Returns the flat indices of the refs shown, in order.
+fn emit(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'_>) -> Vec<usize> {
+    let flat = cx.flat;
+    let mut shown = Vec::new();
+    let mut members = Vec::new();
+    let mut i = 1;
+    while i < flat.len() {
+        let kind = plan.kind[i];
+        if kind == plan::Kind::None {
+            i = flat[i].end as usize;
+            continue;
         }
-        i = flat[i].end as usize;
+        if plan.shown[i] {
+            match kind {
+                plan::Kind::Transparent => {
+                    i += 1;
+                    continue;
+                }
+                plan::Kind::Container => {
+                    let line = format::node_line(cx, plan, i, true, None);
+                    if !out.node(&line.text) {
+                        break;
+                    }
+                    shown.extend(line.refs);
+                    i += 1;
+                }
+                _ => {
+                    let line = format::node_line(cx, plan, i, false, plan.cut.get(&i).copied());
+                    if !out.node(&line.text) {
+                        break;
+                    }
+                    shown.extend(line.refs);
+                    i = flat[i].end as usize;
+                }
+            }
+            continue;
+        }
+        // A run of siblings not chosen: one stub line.
+        let parent_end = flat[flat[i].parent as usize].end as usize;
+        members.clear();
+        let mut j = i;
+        while j < parent_end {
+            if plan.kind[j] != plan::Kind::None {
+                if plan.shown[j] {
+                    break;
+                }
+                members.push(j);
+            }
+            j = flat[j].end as usize;
+        }
+        let line = format::stub_line(cx, plan, &members, plan.depth[i] as usize);
+        if !out.stub(&line.text) {
+            break;
+        }
+        shown.extend(line.refs);
+        i = j;
     }
-    n
+    shown
+}
+
+/// `--format list`: one line per interactive element, chosen by the same priorities, in
+/// document order, and one last line for what did not fit.
+fn emit_list(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'_>) -> Vec<usize> {
+    let flat = cx.flat;
+    let opts = cx.opts;
+    let listed = |i: usize| {
+        let node = flat[i].node;
+        cx.refs_ok[i]
+            && (node.cursor_interactive
+                || node.role.as_deref().is_some_and(|r| {
+                    crate::aria::roles::category(r) == crate::aria::roles::Category::Interactive
+                }))
+    };
+    let mut take = vec![false; flat.len()];
+    let fold_reserve = 1 + format::list_fold_line(opts.format, usize::MAX, u32::MAX, u32::MAX)
+        .chars()
+        .count();
+    let mut remaining = out.budget().saturating_sub(fold_reserve + END_RESERVE);
+    let mut count = 0usize;
+    for class in [
+        plan::P_KEY,
+        plan::P_MAIN,
+        plan::P_REST,
+        plan::P_ASIDE,
+        plan::P_CHROME,
+    ] {
+        for i in 1..flat.len() {
+            if plan.prio[i] != class || !listed(i) || count >= opts.max_nodes {
+                continue;
+            }
+            let cost = out.cost(&format::list_line(cx, i));
+            if cost <= remaining {
+                remaining -= cost;
+                take[i] = true;
+                count += 1;
+            }
+        }
+    }
+    let mut shown = Vec::new();
+    let (mut more, mut links, mut controls) = (0usize, 0u32, 0u32);
+    for i in 1..flat.len() {
+        if !listed(i) {
+            continue;
+        }
+        if take[i] && out.node(&format::list_line(cx, i)) {
+            shown.push(i);
+        } else {
+            more += 1;
+            match flat[i].node.role.as_deref() {
+                Some("link") => links += 1,
+                _ if format::counts_as_control(flat[i].node) => controls += 1,
+                _ => {}
+            }
+        }
+    }
+    if more > 0 {
+        out.reason(if count >= opts.max_nodes {
+            TruncateReason::MaxNodes
+        } else {
+            TruncateReason::MaxCharsTotal
+        });
+        out.stub(&format::list_fold_line(opts.format, more, links, controls));
+    }
+    shown
 }
 
 fn node_ref(r: Ref, node: &TreeNode, opts: &RenderOptions) -> NodeRef {

@@ -1,0 +1,654 @@
+//! What earns a place in the budget: the renderer's analysis and choice, before any line is
+//! written.
+//!
+//! Three linear passes over the flattened tree (see `docs/rendering.md`):
+//! 1. bottom-up: per subtree, text and link-text bytes, links, controls, refs, key fields, a
+//!    signature of its links (to spot a repeated menu);
+//! 2. top-down: the main content (a `main` landmark, else Readability-style scoring over the
+//!    tree), the kind of line each node makes, and a priority class inherited from the nearest
+//!    classified ancestor;
+//! 3. the choice: priority classes in turn, each in document order, take nodes while their
+//!    line, the lines of their ancestors and the stub lines their neighbours will need still
+//!    fit the budget.
+//!
+//! The output is then written in document order (`super::emit`): what was not chosen folds
+//! into one stub line per run of siblings, which says what it holds and how to get it.
+
+use std::collections::HashMap;
+
+use super::{Flat, Format, RenderOptions, TruncateReason};
+use crate::tree::TreeNode;
+
+/// Priority classes, most important first.
+pub(super) const P_KEY: u8 = 0; // dialogs, alerts, search, forms with a key field, h1
+pub(super) const P_MAIN: u8 = 1; // the main content, h1–h3 outside navigation
+pub(super) const P_REST: u8 = 2; // other controls, the rest of the page
+pub(super) const P_ASIDE: u8 = 3; // complementary regions
+pub(super) const P_CHROME: u8 = 4; // navigation, banner, footer, consent, link farms, repeats
+
+/// What line a node makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// No line of its own: no content (compact), or part of an ancestor's line.
+    None,
+    /// One line that holds the node's whole subtree (a leaf, or text with inline links).
+    Line,
+    /// A line with its children's lines below it.
+    Container,
+    /// No line: a wrapper with nothing to say and one child, which takes its place.
+    Transparent,
+}
+
+/// Roles that can sit inside a line of text: `[label](ref)` for a link, its alt for an
+/// image.
+fn inline_role(role: &str) -> bool {
+    matches!(role, "link" | "img")
+}
+
+/// Roles a person fills in or operates (a form's controls).
+pub(super) fn is_control(role: &str) -> bool {
+    matches!(
+        role,
+        "textbox"
+            | "searchbox"
+            | "combobox"
+            | "listbox"
+            | "checkbox"
+            | "radio"
+            | "switch"
+            | "spinbutton"
+            | "slider"
+            | "button"
+    )
+}
+
+/// Words in a field's name, label or placeholder that make it a key field of a login,
+/// search, registration or recovery form.
+const KEY_FIELD_WORDS: &[&str] = &[
+    "user",
+    "login",
+    "log in",
+    "sign in",
+    "signin",
+    "email",
+    "e-mail",
+    "mail",
+    "password",
+    "passwort",
+    "contraseña",
+    "mot de passe",
+    "search",
+    "query",
+    "keyword",
+    "suche",
+    "recherche",
+    "buscar",
+    "搜索",
+    "検索",
+    "account",
+    "phone",
+];
+
+/// A field a task on this page most likely needs: a password, e-mail, user-name or search
+/// field.
+fn is_key_field(n: &TreeNode) -> bool {
+    let role = n.role.as_deref().unwrap_or("");
+    if role == "searchbox" {
+        return true;
+    }
+    if !matches!(role, "textbox" | "combobox") {
+        return false;
+    }
+    let ty = n.attrs.get("type").unwrap_or("").trim();
+    if ["password", "email", "search"]
+        .iter()
+        .any(|t| ty.eq_ignore_ascii_case(t))
+    {
+        return true;
+    }
+    let name_attr = n.attrs.get("name").unwrap_or("").trim();
+    if ["q", "s", "k", "p", "wd", "query"]
+        .iter()
+        .any(|t| name_attr.eq_ignore_ascii_case(t))
+    {
+        return true;
+    }
+    [
+        n.attrs.get("name"),
+        n.name.as_deref(),
+        n.attrs.get("placeholder"),
+        n.attrs.get("aria-label"),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|s| {
+        let s = s.to_lowercase();
+        KEY_FIELD_WORDS.iter().any(|w| s.contains(w))
+    })
+}
+
+/// Words that mark a cookie or consent block (it ranks with the page's chrome, however
+/// modal it is).
+const CONSENT_WORDS: &[&str] = &[
+    "cookie",
+    "consent",
+    "gdpr",
+    "datenschutz",
+    "privacy settings",
+    "privacy preferences",
+];
+
+/// Per-node facts, gathered bottom-up.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Counts {
+    /// Visible text in the subtree, in bytes (names of leaves that have no text count).
+    pub text: u32,
+    /// The part of `text` inside links.
+    pub link_text: u32,
+    pub links: u32,
+    pub controls: u32,
+    /// Valid refs in the subtree.
+    pub refs: u32,
+    /// Text lines (paragraphs, runs, items with text) in the subtree.
+    pub blocks: u32,
+    /// A key field in the subtree.
+    pub key_field: bool,
+    /// Order-sensitive hash of the subtree's links (name and href); 0 without links.
+    pub link_sig: u64,
+}
+
+/// The analysis and the choice.
+pub(super) struct Plan {
+    pub kind: Vec<Kind>,
+    pub counts: Vec<Counts>,
+    /// The depth a line of this node is written at.
+    pub depth: Vec<u32>,
+    /// The flat index of the main content (0: the whole page).
+    pub main: usize,
+    pub in_main: Vec<bool>,
+    pub prio: Vec<u8>,
+    /// This subtree repeats the links of an earlier one (its flat index).
+    pub repeats: Vec<Option<u32>>,
+    pub shown: Vec<bool>,
+    /// A line cut to this many chars (main text at the end of the budget).
+    pub cut: HashMap<usize, usize>,
+    pub reasons: Vec<TruncateReason>,
+    /// A text run shown shorter: without the words its neighbours' names already say.
+    pub text_override: HashMap<usize, String>,
+}
+
+fn role_of(node: &TreeNode) -> &str {
+    node.role.as_deref().unwrap_or("")
+}
+
+fn fnv(h: u64, bytes: &[u8]) -> u64 {
+    let mut h = h ^ 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Pass 1: per-subtree counts, children before parents.
+fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
+    let mut counts = vec![Counts::default(); flat.len()];
+    for i in (0..flat.len()).rev() {
+        let node = flat[i].node;
+        let role = role_of(node);
+        let mut c = counts[i];
+        let own_text = node.text.as_deref().map_or(0, str::len)
+            + if node.children.is_empty() && node.text.is_none() && !node.is_text_run() {
+                node.name.as_deref().map_or(0, str::len)
+            } else {
+                0
+            };
+        let own = u32::try_from(own_text).unwrap_or(u32::MAX);
+        c.text = c.text.saturating_add(own);
+        if role == "link" {
+            c.links += 1;
+            // A link's text is everything in it.
+            c.link_text = c
+                .text
+                .max(node.name.as_deref().map_or(0, |n| n.len() as u32));
+            c.link_sig = fnv(
+                fnv(0, node.name.as_deref().unwrap_or("").as_bytes()),
+                node.attrs.get("href").unwrap_or("").as_bytes(),
+            );
+        }
+        if is_control(role) {
+            c.controls += 1;
+        }
+        if refs_ok[i] {
+            c.refs += 1;
+        }
+        if own_text > 0 && role != "link" {
+            c.blocks += 1;
+        }
+        c.key_field |= is_key_field(node);
+        counts[i] = c;
+        if i > 0 {
+            let p = flat[i].parent as usize;
+            let pc = &mut counts[p];
+            pc.text = pc.text.saturating_add(c.text);
+            pc.link_text = pc.link_text.saturating_add(c.link_text);
+            pc.links += c.links;
+            pc.controls += c.controls;
+            pc.refs += c.refs;
+            pc.blocks += c.blocks;
+            pc.key_field |= c.key_field;
+            if c.link_sig != 0 {
+                pc.link_sig = fnv(pc.link_sig, &c.link_sig.to_le_bytes());
+            }
+        }
+    }
+    counts
+}
+
+/// Text blocks worth scoring (Readability scores `p`, `pre`, `td`… of 25 characters or more).
+fn scores_as_block(node: &TreeNode) -> bool {
+    node.is_text_run()
+        || matches!(
+            role_of(node),
+            "paragraph" | "blockquote" | "listitem" | "cell" | "definition" | "code" | "article"
+        )
+}
+
+/// The main content: the `main` landmark when the page has one; else the node with the
+/// best Readability-style score: each text block of 25 bytes or more adds
+/// `1 + commas + min(len / 100, 3)` to its parent, half of it to its grandparent and a third
+/// of it per level further up (five levels), and a node's score is scaled by one minus its
+/// link density. Navigation, banner, footer and complementary regions never win.
+fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
+    // A `main` landmark is the page's own word (the largest, should there be several).
+    let mains = (1..flat.len()).filter(|&i| role_of(flat[i].node) == "main");
+    if let Some(m) = mains.max_by_key(|&i| (counts[i].text, std::cmp::Reverse(i))) {
+        if counts[m].text > 0 {
+            return m;
+        }
+    }
+    let mut score = vec![0f64; flat.len()];
+    for i in 1..flat.len() {
+        let node = flat[i].node;
+        if !scores_as_block(node) {
+            continue;
+        }
+        let text = node.text.as_deref().unwrap_or("");
+        let len = if node.is_text_run() || node.children.is_empty() {
+            text.len()
+        } else {
+            (counts[i].text - counts[i].link_text.min(counts[i].text)) as usize
+        };
+        if len < 25 {
+            continue;
+        }
+        let commas = text.matches([',', '，', '、']).count();
+        let s = 1.0 + commas as f64 + (len / 100).min(3) as f64;
+        let mut p = flat[i].parent as usize;
+        for level in 0..5 {
+            let share = match level {
+                0 => 1.0,
+                1 => 0.5,
+                k => 1.0 / (3.0 * k as f64),
+            };
+            score[p] += s * share;
+            if p == 0 {
+                break;
+            }
+            p = flat[p].parent as usize;
+        }
+    }
+    let mut best = 0;
+    let mut best_score = 0.0;
+    for i in 0..flat.len() {
+        let node = flat[i].node;
+        if node.is_text_run() || is_chrome(role_of(node)) || role_of(node) == "complementary" {
+            continue;
+        }
+        let c = counts[i];
+        let density = if c.text == 0 {
+            0.0
+        } else {
+            f64::from(c.link_text.min(c.text)) / f64::from(c.text)
+        };
+        let mut s = score[i] * (1.0 - density);
+        if role_of(node) == "article" {
+            s *= 1.25;
+        }
+        if s > best_score {
+            best = i;
+            best_score = s;
+        }
+    }
+    // A candidate inside the chrome, or without a score, is no main content.
+    let mut p = best;
+    while p != 0 {
+        if is_chrome(role_of(flat[p].node)) {
+            return 0;
+        }
+        p = flat[p].parent as usize;
+    }
+    best
+}
+
+/// The page's chrome: ranked last.
+fn is_chrome(role: &str) -> bool {
+    matches!(role, "navigation" | "banner" | "contentinfo")
+}
+
+/// Whether the first kilobyte of the subtree's text speaks of cookies or consent.
+fn consent_block(flat: &[Flat<'_>], i: usize) -> bool {
+    let mut seen = 0;
+    let end = flat[i].end as usize;
+    for f in &flat[i..end] {
+        for s in [f.node.name.as_deref(), f.node.text.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            let lower = s.to_lowercase();
+            if CONSENT_WORDS.iter().any(|w| lower.contains(w)) {
+                return true;
+            }
+            seen += s.len();
+        }
+        if seen > 1024 {
+            break;
+        }
+    }
+    false
+}
+
+/// Whether `flat[i]` can render as one line with its children inline: its children are text
+/// runs and links or images whose own children are only text and images.
+fn inlineable(flat: &[Flat<'_>], i: usize) -> bool {
+    let end = flat[i].end as usize;
+    let mut j = i + 1;
+    if j == end {
+        return false;
+    }
+    while j < end {
+        let c = flat[j].node;
+        if !c.is_text_run() {
+            if !inline_role(role_of(c)) {
+                return false;
+            }
+            // Inside the link: only text and images.
+            let c_end = flat[j].end as usize;
+            if flat[j + 1..c_end]
+                .iter()
+                .any(|d| !d.node.is_text_run() && role_of(d.node) != "img")
+            {
+                return false;
+            }
+            j = c_end;
+            continue;
+        }
+        j += 1;
+    }
+    true
+}
+
+impl Plan {
+    pub(super) fn new(flat: &[Flat<'_>], refs_ok: &[bool], opts: &RenderOptions) -> Plan {
+        let counts = count(flat, refs_ok);
+        let main = main_content(flat, &counts);
+        let n = flat.len();
+        let content = |i: usize| !opts.compact || flat[i].has_ref || flat[i].has_text;
+
+        // Pass 2, top-down: main membership, kinds, depths, priorities, repeats.
+        let mut in_main = vec![false; n];
+        let mut kind = vec![Kind::None; n];
+        let mut depth = vec![0u32; n];
+        let mut prio = vec![P_REST; n];
+        let mut repeats: Vec<Option<u32>> = vec![None; n];
+        let mut first_sig: HashMap<u64, u32> = HashMap::new();
+        in_main[0] = main == 0;
+        kind[0] = Kind::Container;
+        prio[0] = if main == 0 { P_MAIN } else { P_REST };
+        // (index of the line that swallowed this subtree, if any)
+        let mut swallowed_until = 0usize;
+        let mut text_override = HashMap::new();
+        let mut last_child: HashMap<usize, usize> = HashMap::new();
+        for i in 1..n {
+            let f = &flat[i];
+            let p = f.parent as usize;
+            let node = f.node;
+            let role = role_of(node);
+            in_main[i] = in_main[p] || i == main;
+            depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
+            if i < swallowed_until || !content(i) {
+                kind[i] = Kind::None;
+                prio[i] = prio[p];
+                continue;
+            }
+            kind[i] = if node.is_text_run() {
+                Kind::Line
+            } else if node.children.is_empty()
+                || (inline_role(role) && inlineable(flat, i))
+                || (inlineable(flat, i)
+                    && (in_main[i] || counts[i].text as usize <= opts.max_text_per_node))
+            {
+                Kind::Line
+            } else if f.node.ref_.is_none()
+                && node.name.is_none()
+                && !matches!(role, "list" | "table" | "row" | "")
+                && single_content_child(flat, i, &content)
+            {
+                Kind::Transparent
+            } else {
+                Kind::Container
+            };
+            if kind[i] == Kind::Line {
+                swallowed_until = f.end as usize;
+            }
+            if node.is_text_run() && kind[p] != Kind::Line {
+                // A label's words beside the field they name, a legend repeating its group's
+                // name: said once, on the element's line.
+                let prev = last_child.get(&p).map(|&j| flat[j].node);
+                let next = flat.get(f.end as usize).filter(|_| f.end < flat[p].end);
+                let text = node.text.as_deref().unwrap_or("");
+                let rest = strip_names(text, flat[p].node, prev, next.map(|n| n.node));
+                if rest.len() != text.len() {
+                    if rest.is_empty() {
+                        kind[i] = Kind::None;
+                    } else {
+                        text_override.insert(i, rest.to_string());
+                    }
+                }
+            }
+            last_child.insert(p, i);
+
+            // Priority: inherited, then what this node says of itself.
+            let mut pr = prio[p];
+            if in_main[i] && pr == P_REST {
+                pr = P_MAIN;
+            }
+            match role {
+                "navigation" | "banner" | "contentinfo" if i != main => pr = P_CHROME,
+                "complementary" if pr != P_KEY && pr != P_CHROME => pr = P_ASIDE,
+                "dialog" | "alertdialog" | "alert" | "search" => {
+                    pr = if consent_block(flat, i) {
+                        P_CHROME
+                    } else {
+                        P_KEY
+                    };
+                }
+                "region" | "form" if consent_block(flat, i) => pr = P_CHROME,
+                "heading" => match node.level {
+                    Some(1) if pr != P_CHROME => pr = P_KEY,
+                    Some(2 | 3) if pr == P_REST => pr = P_MAIN,
+                    _ => {}
+                },
+                "searchbox" => pr = P_KEY,
+                _ => {}
+            }
+            let c = counts[i];
+            // A link farm outside the main content: five links or more, link text 80 % of
+            // all text (trafilatura's rule).
+            if !in_main[i]
+                && kind[i] == Kind::Container
+                && c.links >= 5
+                && u64::from(c.link_text) * 10 >= u64::from(c.text) * 8
+                && pr > P_KEY
+            {
+                pr = P_CHROME;
+            }
+            // A group of links seen before (the mobile copy of the desktop menu): once.
+            if c.links >= 3 && c.link_sig != 0 && kind[i] != Kind::None {
+                match first_sig.get(&c.link_sig) {
+                    Some(&first) if !inside(flat, i, first as usize) => {
+                        repeats[i] = Some(first);
+                        pr = P_CHROME;
+                    }
+                    Some(_) => {}
+                    None => {
+                        first_sig.insert(c.link_sig, i as u32);
+                    }
+                }
+            }
+            prio[i] = pr;
+        }
+        form_clusters(flat, &kind, &counts, &mut prio);
+
+        let mut plan = Plan {
+            kind,
+            counts,
+            depth,
+            main,
+            in_main,
+            prio,
+            repeats,
+            shown: vec![false; n],
+            cut: HashMap::new(),
+            reasons: Vec::new(),
+            text_override,
+        };
+        plan.shown[0] = true;
+        plan
+    }
+}
+
+/// `text` without the names that the elements around it show anyway: the parent's name at
+/// its start, the previous sibling's at its start, the next sibling's at its end.
+fn strip_names<'t, 'n>(
+    text: &'t str,
+    parent: &'n TreeNode,
+    prev: Option<&'n TreeNode>,
+    next: Option<&'n TreeNode>,
+) -> &'t str {
+    fn name(n: Option<&TreeNode>) -> Option<&str> {
+        n.filter(|n| !n.is_text_run())
+            .and_then(|n| n.name.as_deref())
+            .filter(|s| !s.is_empty())
+    }
+    let mut t = text.trim();
+    for n in [name(Some(parent)), name(prev)].into_iter().flatten() {
+        if let Some(rest) = t.strip_prefix(n) {
+            if rest.is_empty() || rest.starts_with(' ') {
+                t = rest.trim_start();
+            }
+        }
+    }
+    if let Some(n) = name(next) {
+        if let Some(rest) = t.strip_suffix(n) {
+            if rest.is_empty() || rest.ends_with(' ') {
+                t = rest.trim_end();
+            }
+        }
+    }
+    // Punctuation alone (a colon after a label) says nothing either.
+    if t.chars().all(|c| !c.is_alphanumeric()) {
+        ""
+    } else {
+        t
+    }
+}
+
+/// Whether `i` lies inside the subtree of `a`.
+fn inside(flat: &[Flat<'_>], i: usize, a: usize) -> bool {
+    a < i && i < flat[a].end as usize
+}
+
+/// Whether `flat[i]` has exactly one child with content.
+fn single_content_child(flat: &[Flat<'_>], i: usize, content: &impl Fn(usize) -> bool) -> bool {
+    let end = flat[i].end as usize;
+    let mut j = i + 1;
+    let mut n = 0;
+    while j < end {
+        if content(j) {
+            n += 1;
+            if n > 1 {
+                return false;
+            }
+        }
+        j = flat[j].end as usize;
+    }
+    n == 1
+}
+
+/// A form's controls, found without the form element (a `<form>` without a name has no
+/// role, so it is not in the tree): a run of controls in document order, with short texts
+/// and at most two links between them (labels, "Forgot password?"). A run that holds a key
+/// field comes first, whole: its fields, their labels and its submit button.
+fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut [u8]) {
+    let mut start: Option<usize> = None;
+    let mut members: Vec<usize> = Vec::new();
+    let mut key = false;
+    let mut links_in_row = 0;
+    let close = |members: &mut Vec<usize>, key: &mut bool, prio: &mut [u8]| {
+        if *key {
+            for &m in members.iter() {
+                if prio[m] != P_CHROME || counts[m].key_field {
+                    prio[m] = P_KEY;
+                }
+            }
+        }
+        members.clear();
+        *key = false;
+    };
+    for i in 1..flat.len() {
+        if kind[i] != Kind::Line {
+            continue;
+        }
+        let node = flat[i].node;
+        let role = role_of(node);
+        let text_len = node.text.as_deref().map_or(0, str::len);
+        let member = if is_control(role) {
+            links_in_row = 0;
+            true
+        } else if role == "link" {
+            links_in_row += 1;
+            links_in_row <= 2 && start.is_some()
+        } else {
+            // Short texts (a label, "Remember me") stay inside the form; a heading or a
+            // paragraph ends it.
+            start.is_some() && text_len < 60 && role != "heading"
+        };
+        if !member {
+            close(&mut members, &mut key, prio);
+            start = None;
+            links_in_row = 0;
+            continue;
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+        key |= counts[i].key_field;
+        members.push(i);
+        if members.len() >= 40 {
+            close(&mut members, &mut key, prio);
+            start = None;
+        }
+    }
+    close(&mut members, &mut key, prio);
+}
+
+/// The estimated cost of a stub line (it is written only at the end, once the runs are
+/// known).
+pub(super) fn stub_estimate(format: Format, depth: u32) -> usize {
+    let base = match format {
+        Format::Json => 110,
+        _ => 78,
+    };
+    base + 2 * depth as usize
+}
