@@ -396,6 +396,31 @@ fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -
     out
 }
 
+/// Whether the subtree's own words (texts and leaf names, in order) say `name` already.
+/// Reads only as far as `name` could reach.
+fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
+    let alnum = |s: &str| -> String { s.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let want = alnum(name);
+    if want.is_empty() {
+        return true;
+    }
+    let mut have = String::new();
+    for f in &flat[i + 1..flat[i].end as usize] {
+        let n = f.node;
+        let words = n
+            .text
+            .as_deref()
+            .or(n.name.as_deref().filter(|_| n.children.is_empty()));
+        if let Some(w) = words {
+            have.push_str(&alnum(w));
+        }
+        if have.len() > want.len() + 400 {
+            break;
+        }
+    }
+    have.contains(&want)
+}
+
 /// The plain text of a subtree (runs and texts), for labels of links without a name.
 fn plain_text(flat: &[Flat<'_>], i: usize) -> String {
     let mut out = String::new();
@@ -501,12 +526,12 @@ pub(super) fn node_line(
     };
     // The name is left out where the content says it already (a heading over a link of the
     // same words, a row named by its cells).
+    // The name is left out where the content says it already: a name computed from the
+    // content (a cell, a heading over a link of the same words, a row named by its cells).
     let name = node.name.as_deref().filter(|n| {
-        !(container && role == "row") && {
-            let plain: String = content.chars().filter(|c| c.is_alphanumeric()).collect();
-            let n_plain: String = n.chars().filter(|c| c.is_alphanumeric()).collect();
-            plain.is_empty() || !plain.contains(&n_plain)
-        }
+        let shows_content = !content.is_empty() || container;
+        !(shows_content && crate::aria::roles::allows_name_from_content(role) || role == "row")
+            || !said_by_content(flat, i, n)
     });
     let h = head(cx, i, name);
     if h.ref_.is_some() {

@@ -346,6 +346,19 @@ pub fn render_scope(
 }
 
 fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> SnapshotResult {
+    // The root is never a line; a page that is only text keeps it as a run.
+    let text_root;
+    let root = match &root.text {
+        Some(t) if root.children.is_empty() => {
+            text_root = TreeNode {
+                tag: root.tag.clone(),
+                children: vec![TreeNode::text_run(t.to_string())],
+                ..Default::default()
+            };
+            &text_root
+        }
+        _ => root,
+    };
     let flat = flatten(root);
     let refs_ok = valid_refs(&flat);
     let origin = tree.url.as_deref().and_then(lean::origin_of);
@@ -419,16 +432,20 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             j = flat[j].end as usize;
         }
     }
-    let has_content_child = |plan: &plan::Plan, i: usize| {
-        let mut j = i + 1;
-        while j < flat[i].end as usize {
-            if content(plan, j) {
-                return true;
+    let mut container_cost = vec![0u32; n];
+    let has_cc: Vec<bool> = (0..n)
+        .map(|i| {
+            let mut j = i + 1;
+            while j < flat[i].end as usize {
+                if content(plan, j) {
+                    return true;
+                }
+                j = flat[j].end as usize;
             }
-            j = flat[j].end as usize;
-        }
-        false
-    };
+            false
+        })
+        .collect();
+    let has_content_child = |_: &plan::Plan, i: usize| has_cc[i];
     let mut remaining = budget.saturating_sub(END_RESERVE) as isize;
     let mut runs: isize = isize::from(has_content_child(plan, 0));
     remaining -= runs * plan::stub_estimate(opts.format, 0) as isize;
@@ -442,22 +459,32 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
         }
     };
     // (class, headings only)
+    // The main content's headings first, then its prose (paragraphs and text of some
+    // length, few links), then the rest of it: an infobox or a gallery must not crowd out the
+    // article around it.
     let passes = [
-        (plan::P_KEY, false),
-        (plan::P_MAIN, true),
-        (plan::P_MAIN, false),
-        (plan::P_REST, false),
-        (plan::P_ASIDE, false),
-        (plan::P_CHROME, false),
+        (plan::P_KEY, Stage::All),
+        (plan::P_MAIN, Stage::Headings),
+        (plan::P_MAIN, Stage::Prose),
+        (plan::P_MAIN, Stage::Rest),
+        (plan::P_REST, Stage::All),
+        (plan::P_ASIDE, Stage::All),
+        (plan::P_CHROME, Stage::All),
     ];
     let mut chain: Vec<usize> = Vec::new();
-    for (class, headings) in passes {
+    for (class, stage) in passes {
         for i in 1..n {
             if plan.kind[i] != plan::Kind::Line || plan.shown[i] || plan.prio[i] != class {
                 continue;
             }
             let is_heading = flat[i].node.role.as_deref() == Some("heading");
-            if class == plan::P_MAIN && headings != is_heading {
+            let wanted = match stage {
+                Stage::All => true,
+                Stage::Headings => is_heading,
+                Stage::Prose => !is_heading && plan.prose[i],
+                Stage::Rest => !is_heading && !plan.prose[i],
+            };
+            if !wanted {
                 continue;
             }
             let main_text = class == plan::P_MAIN && !is_heading;
@@ -521,8 +548,13 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             let mut ancestors_cost = 0isize;
             for &c in &chain {
                 if plan.kind[c] != plan::Kind::Transparent {
-                    let line = format::node_line(cx, plan, c, true, None);
-                    ancestors_cost += (line.text.chars().count() + 1) as isize;
+                    // A container's line is costed once, however many of its descendants
+                    // are tried while it is still hidden.
+                    if container_cost[c] == 0 {
+                        let line = format::node_line(cx, plan, c, true, None);
+                        container_cost[c] = (line.text.chars().count() + 1) as u32;
+                    }
+                    ancestors_cost += container_cost[c] as isize;
                 }
             }
             let fixed = ancestors_cost + delta_runs * stub_cost;
@@ -569,6 +601,15 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
     }
     let _ = runs;
     plan.reasons = reasons;
+}
+
+/// Which lines of a priority class a pass takes.
+#[derive(Clone, Copy)]
+enum Stage {
+    All,
+    Headings,
+    Prose,
+    Rest,
 }
 
 /// The length of what follows `: ` in a text line (0 when there is none).

@@ -167,6 +167,8 @@ pub(super) struct Plan {
     pub main: usize,
     pub in_main: Vec<bool>,
     pub prio: Vec<u8>,
+    /// A line of prose: a paragraph-like block of some length with few links.
+    pub prose: Vec<bool>,
     /// This subtree repeats the links of an earlier one (its flat index).
     pub repeats: Vec<Option<u32>>,
     pub shown: Vec<bool>,
@@ -250,7 +252,16 @@ fn scores_as_block(node: &TreeNode) -> bool {
     node.is_text_run()
         || matches!(
             role_of(node),
-            "paragraph" | "blockquote" | "listitem" | "cell" | "definition" | "code" | "article"
+            "paragraph"
+                | "blockquote"
+                | "listitem"
+                | "cell"
+                | "definition"
+                | "code"
+                | "article"
+                | "note"
+                | "caption"
+                | "figure"
         )
 }
 
@@ -312,8 +323,12 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             f64::from(c.link_text.min(c.text)) / f64::from(c.text)
         };
         let mut s = score[i] * (1.0 - density);
-        if role_of(node) == "article" {
-            s *= 1.25;
+        // Readability's base scores in another form: an article is a likely container of
+        // the main text, a list or table rather a part of it (a gallery's captions).
+        match role_of(node) {
+            "article" => s *= 1.25,
+            "list" | "listitem" | "table" | "rowgroup" | "row" | "cell" | "grid" => s *= 0.5,
+            _ => {}
         }
         if s > best_score {
             best = i;
@@ -510,7 +525,17 @@ impl Plan {
         }
         form_clusters(flat, &kind, &counts, &mut prio);
 
+        let prose = (0..n)
+            .map(|i| {
+                let c = counts[i];
+                kind[i] == Kind::Line
+                    && c.text >= 40
+                    && c.link_text * 2 < c.text
+                    && (flat[i].node.is_text_run() || scores_as_block(flat[i].node))
+            })
+            .collect();
         let mut plan = Plan {
+            prose,
             kind,
             counts,
             depth,
