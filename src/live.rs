@@ -1196,7 +1196,7 @@ mod tests {
         let text = render(&tree, &RenderOptions::default()).text;
         assert!(!text.contains("\"A\""), "{text}");
         assert!(text.contains("link \"B\" [ref=e2]"), "{text}");
-        assert!(text.contains("link \"C\" [ref=e4]"), "{text}");
+        assert!(text.contains("[C](e4)"), "{text}");
         assert!(
             text.contains("listitem"),
             "ancestor of a kept node stays: {text}"

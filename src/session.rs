@@ -601,7 +601,7 @@ mod tests {
         assert!(m[2]["output"][0]["text"]
             .as_str()
             .unwrap()
-            .contains("link \"Home\""));
+            .contains("paragraph: Some paragraph text."));
         assert!(m[3]["result"].as_str().unwrap().contains(MARKER));
         assert_eq!(m[4]["content"], html, "a user message is not a tool output");
         assert_eq!(m[5]["output"], html, "unknown shape");

@@ -1140,6 +1140,7 @@ mod tests {
                 threads: Threads::Two,
                 ..opts.clone()
             },
+            None,
         );
         assert_eq!(dump(&one), dump(&two), "{spliced:?}");
         spliced
@@ -1241,17 +1242,19 @@ mod tests {
         assert_eq!(
             with_refs,
             [
-                ("e1".to_string(), "link"),
-                ("e2".to_string(), "heading"),
-                ("e3".to_string(), "searchbox"),
-                ("e4".to_string(), "button")
+                ("e1".to_string(), "navigation"),
+                ("e2".to_string(), "link"),
+                ("e3".to_string(), "main"),
+                ("e4".to_string(), "heading"),
+                ("e5".to_string(), "searchbox"),
+                ("e6".to_string(), "button")
             ]
         );
-        assert_eq!(w.refs.len(), 4);
+        assert_eq!(w.refs.len(), 6);
         let search = flat(&w.tree.tree)
             .into_iter()
-            .find(|n| n.ref_ == Ref::parse("e3"))
-            .expect("e3");
+            .find(|n| n.ref_ == Ref::parse("e5"))
+            .expect("e5");
         assert_eq!(search.attrs.get("placeholder"), Some("Search..."));
         assert_eq!(search.attrs.get("type"), Some("search"));
     }
@@ -1318,20 +1321,57 @@ mod tests {
             .into_iter()
             .find(|n| n.tag == "li")
             .expect("li");
-        assert_eq!(li.text.as_deref(), Some("Gold ¥580.00/g"));
-        assert_eq!(li.children[0].name.as_deref(), Some("buy"));
+        // Text among element children stays in place, as a run before the link.
+        assert_eq!(li.text, None);
+        assert!(li.children[0].is_text_run());
+        assert_eq!(li.children[0].text.as_deref(), Some("Gold ¥580.00/g"));
+        assert_eq!(li.children[1].name.as_deref(), Some("buy"));
     }
 
     #[test]
-    fn landmarks_are_labelled_by_name_only_and_data_urls_shortened() {
+    fn text_runs_keep_document_order_and_part_at_blocks() {
         let w = walk_html(
-            "<main><div>Long article text</div><a href=x>l</a><img alt=i src='data:image/png;base64,AAAA'></main>",
+            "<main><div>First para</div><a href=x>l</a><div>Second</div><div>Third</div> tail</main>",
             &TreeOptions::default(),
         );
         let main = &w.tree.tree.children[0];
-        assert_eq!((main.ref_, main.text.as_deref()), (None, None));
-        let img = &main.children[1];
-        assert_eq!(img.attrs.get("src"), Some("data:image/png;base64,…"));
+        let parts: Vec<(String, Option<&str>)> = main
+            .children
+            .iter()
+            .map(|c| (c.tag.to_string(), c.text.as_deref().or(c.name.as_deref())))
+            .collect();
+        assert_eq!(
+            parts,
+            [
+                ("#text".to_string(), Some("First para")),
+                ("a".to_string(), Some("l")),
+                ("#text".to_string(), Some("Second")),
+                ("#text".to_string(), Some("Third")),
+                ("#text".to_string(), Some("tail")),
+            ]
+        );
+        // Landmarks always get a ref (a folded region is scoped by it); runs never do.
+        assert_eq!(main.ref_, Ref::new(1));
+        assert_eq!(w.refs.len(), 2);
+        // A leaf keeps its text whole: no cut at max_text_per_node.
+        let long = "word ".repeat(100);
+        let w = walk_html(&format!("<p>{long}</p>"), &TreeOptions::default());
+        assert_eq!(
+            w.tree.tree.children[0].text.as_deref(),
+            Some(long.trim_end())
+        );
+    }
+
+    #[test]
+    fn data_urls_stay_whole_in_the_tree() {
+        // The renderer shortens them (for both producers); the tree keeps the value, cut at
+        // max_attr_value_len.
+        let w = walk_html(
+            "<img alt=i src='data:image/png;base64,AAAA'>",
+            &TreeOptions::default(),
+        );
+        let img = &w.tree.tree.children[0];
+        assert_eq!(img.attrs.get("src"), Some("data:image/png;base64,AAAA"));
     }
 
     #[test]

@@ -7,13 +7,20 @@ use std::path::Path;
 
 use agent_snapshot::{query, Document, Format, QueryKind, RenderOptions, TreeOptions};
 
+/// Refs the text shows: `[ref=e5]` on a line and `[label](e5)` / `![alt](e5)` inline (a
+/// stub's range `e40–e95` names refs it does not show).
 fn refs_in(text: &str) -> Vec<String> {
-    text.match_indices("[ref=")
-        .map(|(i, _)| {
-            let rest = &text[i + 5..];
-            rest[..rest.find(']').expect("closing bracket")].to_string()
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("[ref=") {
+        let rest = &text[i + 5..];
+        out.push(rest[..rest.find(']').expect("closing bracket")].to_string());
+    }
+    for (i, _) in text.match_indices("](e") {
+        let rest = &text[i + 2..];
+        let end = rest.find(')').expect("closing paren");
+        out.push(rest[..end].to_string());
+    }
+    out
 }
 
 fn check_page(path: &Path) {
@@ -21,6 +28,7 @@ fn check_page(path: &Path) {
     let name = path.display();
     let tree_opts = TreeOptions::default();
     let doc = Document::parse_bytes(&bytes, &tree_opts).expect("parse");
+    // Five budget sets, every format.
     let budgets = [
         RenderOptions::default(),
         RenderOptions {
@@ -35,7 +43,20 @@ fn check_page(path: &Path) {
             format: Format::Json,
             ..Default::default()
         },
+        RenderOptions {
+            format: Format::List,
+            ..Default::default()
+        },
+        RenderOptions {
+            max_chars_total: 2000,
+            max_siblings: 3,
+            max_text_per_node: 30,
+            format: Format::List,
+            ..Default::default()
+        },
     ];
+    let mut seen: std::collections::HashMap<String, (String, Option<String>)> =
+        std::collections::HashMap::new();
     for opts in &budgets {
         let snap = doc.snapshot(opts);
         let chars = snap.text.chars().count();
@@ -46,25 +67,35 @@ fn check_page(path: &Path) {
         );
         assert!(snap.stats.nodes_emitted <= opts.max_nodes, "{name}");
         let shown = match opts.format {
-            Format::Text => refs_in(&snap.text),
             Format::Json => {
                 let v: serde_json::Value = serde_json::from_str(&snap.text)
                     .unwrap_or_else(|e| panic!("{name}: budgeted JSON invalid: {e}"));
-                v["lines"]
-                    .as_array()
-                    .expect("lines")
-                    .iter()
-                    .filter_map(|l| l["ref"].as_str().map(String::from))
-                    .collect()
+                let mut refs = Vec::new();
+                for l in v["lines"].as_array().expect("lines") {
+                    refs.extend(l["ref"].as_str().map(String::from));
+                    refs.extend(refs_in(l["text"].as_str().unwrap_or("")));
+                }
+                refs
             }
+            _ => refs_in(&snap.text),
         };
-        assert_eq!(shown.len(), snap.refs.len(), "{name}: refs in text vs map");
+        let mut unique = shown.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), snap.refs.len(), "{name}: refs in text vs map");
         for r in &shown {
             assert!(doc.resolve(r).is_some(), "{name}: {r} does not resolve");
-            assert!(
-                snap.refs.get(r).is_some(),
-                "{name}: {r} missing from the ref map"
+            let entry = snap
+                .refs
+                .get(r)
+                .unwrap_or_else(|| panic!("{name}: {r} missing from the ref map"));
+            // A ref names the same element whatever the budget.
+            let what = (
+                entry.tag.to_string(),
+                entry.role.as_deref().map(String::from),
             );
+            let first = seen.entry(r.clone()).or_insert_with(|| what.clone());
+            assert_eq!(*first, what, "{name}: {r} changed with the budget");
         }
     }
     // Same input and options, byte-identical output.

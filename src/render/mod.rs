@@ -322,7 +322,7 @@ pub enum ScopeError {
 /// let doc = Document::parse("<nav><a href=/a>A</a><a href=/b>B</a></nav><p>Body</p>", &TreeOptions::default());
 /// let nav = Ref::parse("e1").expect("ref");
 /// let snap = render_scope(doc.tree(), nav, &RenderOptions::default()).expect("in the tree");
-/// assert!(snap.text.contains("[ref=e2]") && !snap.text.contains("Body"), "{}", snap.text);
+/// assert!(snap.text.contains("[A](e2)") && !snap.text.contains("Body"), "{}", snap.text);
 /// ```
 pub fn render_scope(
     tree: &NodeTree,
@@ -471,6 +471,14 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
         (plan::P_ASIDE, Stage::All),
         (plan::P_CHROME, Stage::All),
     ];
+    // Main text leaves a sixth of the budget to the rest of the page (its controls, the
+    // way around it), when there is a rest: a long article must not hide every control.
+    let rest_pending = (1..n).any(|i| {
+        plan.kind[i] == plan::Kind::Line
+            && !plan.prose[i]
+            && flat[i].node.role.as_deref() != Some("heading")
+    });
+    let main_reserve = if rest_pending { budget as isize / 6 } else { 0 };
     let mut chain: Vec<usize> = Vec::new();
     for (class, stage) in passes {
         for i in 1..n {
@@ -488,7 +496,7 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
                 continue;
             }
             let main_text = class == plan::P_MAIN && !is_heading;
-            if main_text && main_text_done {
+            if main_text && plan.prose[i] && main_text_done {
                 note(TruncateReason::MaxCharsTotal);
                 continue;
             }
@@ -518,7 +526,8 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             let crowded = std::iter::once(i).chain(chain.iter().copied()).any(|x| {
                 let p = flat[x].parent as usize;
                 plan.shown[p]
-                    && !plan.in_main[p]
+                    && !(plan.in_main[p] && plan.main != 0)
+                    && !plan.prose[x]
                     && class != plan::P_KEY
                     && shown_children[p] as usize >= opts.max_siblings
             });
@@ -561,9 +570,14 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             let line = format::node_line(cx, plan, i, false, None);
             let cost = (line.text.chars().count() + 1) as isize;
             let mut cut = None;
-            if fixed + cost > remaining {
-                // Main text at the end of the budget is cut on a word boundary, not dropped.
-                let room = remaining - fixed - 1;
+            let avail = if main_text && plan.prose[i] {
+                remaining - main_reserve
+            } else {
+                remaining
+            };
+            if fixed + cost > avail {
+                // Main text at the end of its share is cut on a word boundary, not dropped.
+                let room = avail - fixed - 1;
                 if main_text && room >= 60 {
                     let head_len =
                         line.text.chars().count() as isize - text_part_len(&line.text) as isize;
@@ -588,8 +602,10 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             };
             for &x in chain.iter().rev().chain(std::iter::once(&i)) {
                 plan.shown[x] = true;
-                let p = flat[x].parent as usize;
-                shown_children[p] += 1;
+                // Prose is not capped, and does not count toward the cap of the rest.
+                if !plan.prose[x] {
+                    shown_children[flat[x].parent as usize] += 1;
+                }
             }
             if let Some(c) = cut {
                 plan.cut.insert(i, c);

@@ -80,7 +80,8 @@ fn long_runs_fold_into_one_line() {
     };
     let r = render(&list_tree(100), &opts);
     assert!(
-        r.text.ends_with("  - ... (truncated, 90 more items)"),
+        r.text
+            .ends_with("  - ... (folded: 90 items: 90 other refs, 90 texts; e11–e100)"),
         "{}",
         r.text
     );
@@ -97,7 +98,8 @@ fn node_budget_stops_cleanly() {
     let r = render(&list_tree(20), &opts);
     assert_eq!(r.stats.nodes_emitted, 5);
     assert!(
-        r.text.ends_with("- ... (truncated, 16 more items)"),
+        r.text
+            .ends_with("- ... (folded: 16 items: 16 other refs, 16 texts; e5–e20)"),
         "{}",
         r.text
     );
@@ -113,15 +115,16 @@ fn depth_budget_cuts_deeper_lines() {
     let r = render(&list_tree(3), &opts);
     assert_eq!(r.text.lines().count(), 2, "{}", r.text);
     assert!(
-        r.text.ends_with("\n- list"),
-        "no colon when children are cut: {}",
+        r.text
+            .ends_with("\n- list (folded: 3 other refs, 3 texts; e1–e3)"),
+        "a list whose items are too deep folds into its stub: {}",
         r.text
     );
     assert_eq!(r.stats.truncate_reasons, [TruncateReason::MaxDepth]);
 }
 
 #[test]
-fn compact_drops_branches_without_refs() {
+fn compact_drops_branches_without_refs_or_text() {
     let mut tree = list_tree(1);
     tree.tree.children.push(TreeNode {
         tag: "p".into(),
@@ -129,14 +132,24 @@ fn compact_drops_branches_without_refs() {
         text: Some("words".into()),
         ..Default::default()
     });
-    assert!(!render(&tree, &RenderOptions::default())
-        .text
-        .contains("paragraph"));
+    tree.tree.children.push(TreeNode {
+        tag: "div".into(),
+        role: Some("group".into()),
+        children: vec![TreeNode {
+            tag: "hr".into(),
+            role: Some("separator".into()),
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let compact = render(&tree, &RenderOptions::default()).text;
+    assert!(compact.contains("- paragraph: words"), "{compact}");
+    assert!(!compact.contains("group"), "{compact}");
     let full = RenderOptions {
         compact: false,
         ..Default::default()
     };
-    assert!(render(&tree, &full).text.contains("- paragraph \"words\""));
+    assert!(render(&tree, &full).text.contains("- separator"));
 }
 
 #[test]
@@ -193,8 +206,9 @@ fn invalid_and_duplicate_refs_from_outside_are_dropped() {
         "a repeat still shows, without its ref: {}",
         r.text
     );
-    // A malformed ref is no ref: the node shows as any node without one does.
-    assert!(!r.text.contains("Item 1"), "{}", r.text);
+    // A malformed ref is no ref: the node shows as any node without one does (it has
+    // text), without a ref.
+    assert!(r.text.contains("- listitem \"Item 1\"\n"), "{}", r.text);
     let full = render(
         &tree,
         &RenderOptions {
