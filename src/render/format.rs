@@ -396,6 +396,33 @@ fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -
     out
 }
 
+/// A simple row's cells, ` | ` between them: each cell's inline content or its text.
+fn row_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -> String {
+    let flat = cx.flat;
+    let mut out = String::new();
+    let mut j = i + 1;
+    while j < flat[i].end as usize {
+        let cell = flat[j].node;
+        let room = limit.saturating_sub(out.chars().count());
+        if room < 4 {
+            out.push(ELLIPSIS);
+            break;
+        }
+        let part = if cell.children.is_empty() {
+            let t = cell.text.as_deref().or(cell.name.as_deref()).unwrap_or("");
+            cut_words(&clean(t), room)
+        } else {
+            inline_content(cx, j, room, refs)
+        };
+        if j > i + 1 {
+            out.push_str(" | ");
+        }
+        out.push_str(&part);
+        j = flat[j].end as usize;
+    }
+    out
+}
+
 /// Whether the subtree's own words (texts and leaf names, in order) say `name` already.
 /// Reads only as far as `name` could reach.
 fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
@@ -515,6 +542,8 @@ pub(super) fn node_line(
     // What follows the colon: inline content, or a leaf's own text.
     let content = if container {
         String::new()
+    } else if role == "row" && !node.children.is_empty() {
+        row_content(cx, i, text_limit, &mut refs)
     } else if !node.children.is_empty() && !(role == "link" || role == "img") {
         inline_content(cx, i, text_limit, &mut refs)
     } else {

@@ -436,7 +436,7 @@ impl Plan {
                 prio[i] = prio[p];
                 continue;
             }
-            kind[i] = if node.is_text_run() {
+            kind[i] = if node.is_text_run() || (role == "row" && simple_row(flat, i)) {
                 Kind::Line
             } else if node.children.is_empty()
                 || (inline_role(role) && inlineable(flat, i))
@@ -587,6 +587,26 @@ fn strip_names<'t, 'n>(
     } else {
         t
     }
+}
+
+/// A table row whose cells are text and links only: one line, cells joined with ` | `.
+fn simple_row(flat: &[Flat<'_>], i: usize) -> bool {
+    let end = flat[i].end as usize;
+    let mut j = i + 1;
+    let mut cells = 0;
+    while j < end {
+        let c = flat[j].node;
+        let cell = matches!(
+            role_of(c),
+            "cell" | "gridcell" | "columnheader" | "rowheader"
+        );
+        if !cell || !(c.children.is_empty() || inlineable(flat, j)) {
+            return false;
+        }
+        cells += 1;
+        j = flat[j].end as usize;
+    }
+    cells > 0
 }
 
 /// Whether `i` lies inside the subtree of `a`.
