@@ -13,8 +13,8 @@ use crate::text::truncate_with_ellipsis;
 use crate::tree::{NodeTree, Ref, States, TreeNode};
 
 /// Longest URL and title shown in the header.
-const MAX_URL_CHARS: usize = 300;
-const MAX_TITLE_CHARS: usize = 200;
+pub(crate) const MAX_URL_CHARS: usize = 300;
+pub(crate) const MAX_TITLE_CHARS: usize = 200;
 /// Every reason, for the worst-case header.
 const ALL_REASONS: [TruncateReason; 4] = [
     TruncateReason::MaxCharsTotal,
@@ -391,7 +391,7 @@ pub(crate) fn quote(s: &str) -> String {
 }
 
 /// An attribute value: bare when it is one plain token, quoted otherwise.
-fn attr_value(v: &str) -> String {
+pub(crate) fn attr_value(v: &str) -> String {
     let plain = !v.is_empty()
         && v.chars().all(|c| {
             !c.is_whitespace()
