@@ -45,6 +45,10 @@ const MECHANISMS: &[(&str, &str)] = &[
         "closed details",
         "<details><summary>More</summary><a href=x>{}</a></details>",
     ),
+    (
+        "closed details, loose text",
+        "<details><summary>More</summary>{} <b>{}</b></details>",
+    ),
     ("template", "<template><a href=x>{}</a></template>"),
     ("script", "<script>/* {} */</script>"),
     ("style", "<style>/* {} */</style>"),

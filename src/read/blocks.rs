@@ -8,7 +8,7 @@
 
 use html5ever::local_name;
 
-use super::content::{class_and_id, class_weight, heading_level, Page, BOILER, HIDDEN, UNLIKELY, VIS_HIDDEN};
+use super::content::{class_and_id, class_weight, heading_level, Page, BOILER, HIDDEN, UNLIKELY};
 use crate::aria::Index;
 use crate::parse::{Element, NodeData, NodeId};
 use crate::text::{is_html_space, truncate_with_ellipsis};
@@ -195,11 +195,7 @@ impl<'p> Extract<'p> {
         let at = self.pos(id);
         let el = match &dom.node(id).data {
             NodeData::Text(t) => {
-                let parent_hidden = dom
-                    .node(id)
-                    .parent
-                    .is_some_and(|p| self.page.flags[p.index()] & VIS_HIDDEN != 0);
-                if !parent_hidden {
+                if !self.page.text_hidden(id) {
                     self.start.get_or_insert(at);
                     self.last = self.last.max(at);
                     let s = dom.str(*t);
@@ -555,11 +551,7 @@ impl<'p> Extract<'p> {
             last = last.max(self.pos(d));
             match &dom.node(d).data {
                 NodeData::Text(t) => {
-                    let hidden = dom
-                        .node(d)
-                        .parent
-                        .is_some_and(|p| self.page.flags[p.index()] & VIS_HIDDEN != 0);
-                    if !hidden {
+                    if !self.page.text_hidden(d) {
                         raw.push_str(dom.str(*t));
                     }
                 }

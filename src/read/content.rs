@@ -14,7 +14,7 @@ use crate::parse::{Dom, Element, NodeData, NodeId};
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
 pub(super) const HIDDEN: u8 = 1;
 /// `visibility:hidden` applies here (resolved with inheritance): its own text is not shown.
-pub(super) const VIS_HIDDEN: u8 = 2;
+const VIS_HIDDEN: u8 = 2;
 /// Never content: navigation, forms, dialogs… by tag or role.
 pub(super) const BOILER: u8 = 4;
 /// Unlikely content by its class or id (Readability's prepass); dropped on the strict attempt.
@@ -435,8 +435,17 @@ impl<'a> Page<'a> {
                     stack.push((id, true, vis));
                     let start = stack.len();
                     match closed_details_summary(dom, id, el) {
-                        Some(Some(summary)) => stack.push((summary, false, vis)),
-                        Some(None) => {}
+                        Some(summary) => {
+                            // A closed <details> shows its summary only: the other children
+                            // are hidden for every later pass too.
+                            for c in dom.children(id) {
+                                if Some(c) == summary {
+                                    stack.push((c, false, vis));
+                                } else {
+                                    self.flags[c.index()] |= HIDDEN;
+                                }
+                            }
+                        }
                         None => stack.extend(dom.children(id).map(|c| (c, false, vis))),
                     }
                     stack[start..].reverse();
@@ -634,6 +643,17 @@ impl<'a> Page<'a> {
         } else {
             0.0
         }
+    }
+
+    /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
+    /// `visibility:hidden` of its parent.
+    pub(super) fn text_hidden(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & HIDDEN != 0
+            || self
+                .dom
+                .node(id)
+                .parent
+                .is_some_and(|p| self.flags[p.index()] & VIS_HIDDEN != 0)
     }
 
     /// Whether the element has a block-level child.

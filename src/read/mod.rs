@@ -119,7 +119,8 @@ struct Extracted {
 
 /// Finds the main content and its blocks. Readability's fallback: when the strict attempt
 /// (unlikely classes out, class weights, conditional cleaning) keeps under 500 characters,
-/// a relaxed one runs and the longer result wins.
+/// a relaxed one runs. Unlike Readability, the relaxed result must be twice as long to win:
+/// a short article stays short rather than gaining the sidebar its rules had removed.
 fn extract(dom: &Dom, index: &Index, ref_of: &[u32], title: Option<&str>) -> Extracted {
     let strict = attempt(dom, index, ref_of, title, true);
     let chars = |e: &Extracted| e.blocks.iter().map(|b| b.text.len()).sum::<usize>();
@@ -127,7 +128,7 @@ fn extract(dom: &Dom, index: &Index, ref_of: &[u32], title: Option<&str>) -> Ext
         return strict;
     }
     let relaxed = attempt(dom, index, ref_of, title, false);
-    if chars(&relaxed) > chars(&strict) {
+    if chars(&relaxed) > 2 * chars(&strict) {
         relaxed
     } else {
         strict
