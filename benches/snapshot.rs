@@ -12,9 +12,7 @@ use std::path::Path;
 use agent_snapshot::aria::Index;
 use agent_snapshot::parse::{Dom, Threads};
 use agent_snapshot::walk::walk;
-use agent_snapshot::{
-    query, render, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions,
-};
+use agent_snapshot::{query, render, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{

@@ -411,9 +411,9 @@ fn read_cmd(args: &ReadArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Query(e.to_string()))?;
     match args.format {
         FormatArg::Text => write_out(&result.text),
-        FormatArg::Json => write_out(
-            &serde_json::to_string(&result).map_err(|e| CliError::Query(e.to_string()))?,
-        ),
+        FormatArg::Json => {
+            write_out(&serde_json::to_string(&result).map_err(|e| CliError::Query(e.to_string()))?)
+        }
     }
 }
 

@@ -5,9 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use agent_snapshot::{
-    query, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions,
-};
+use agent_snapshot::{query, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 
 fn refs_in(text: &str) -> Vec<String> {
     text.match_indices("[ref=")
@@ -129,7 +127,10 @@ fn check_reads(doc: &Document, again: &Document, name: &str) {
         };
         let r = doc.read(&opts).expect("read");
         let chars = r.text.chars().count();
-        assert!(chars <= max_chars_total, "{name}: read {chars} > {max_chars_total}");
+        assert!(
+            chars <= max_chars_total,
+            "{name}: read {chars} > {max_chars_total}"
+        );
         assert_eq!(r.stats.chars, chars, "{name}");
         assert_eq!(again.read(&opts).expect("read").text, r.text, "{name}");
         let shown = refs_in_read(&r.text);

@@ -141,7 +141,8 @@ fn no_mechanism_leaks_into_snapshots_trees_or_text_queries() {
 #[test]
 fn no_mechanism_leaks_into_reads() {
     // Also inside a page whose main content is found by scoring, not the whole-body fallback.
-    let prose = "<p>The visible story goes on, with commas, clauses, and enough words to score.</p>";
+    let prose =
+        "<p>The visible story goes on, with commas, clauses, and enough words to score.</p>";
     for (mechanism, html) in pages() {
         let scored = html.replace("<p>After</p>", &format!("<p>After</p>{prose}{prose}"));
         for page in [&html, &scored] {

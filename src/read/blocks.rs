@@ -459,8 +459,10 @@ impl<'p> Extract<'p> {
                 if let (Some(cell), Some(row)) = (self.cell.take(), &mut self.row) {
                     if row.0.len() < MAX_COLUMNS {
                         let text = truncate_with_ellipsis(&cell.out, MAX_CELL_CHARS);
+                        // A cut cell keeps only the refs still in it.
+                        row.2
+                            .extend(cell.refs.iter().filter(|&&r| shows_ref(&text, r)));
                         row.0.push(text.replace('|', "\\|"));
-                        row.2.extend(cell.refs);
                     }
                 }
             }
@@ -520,7 +522,7 @@ impl<'p> Extract<'p> {
                     .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
                     .is_some_and(|v| v < 50)
             });
-        if alt.is_empty() || tiny {
+        if alt.is_empty() || tiny || is_file_name(&alt) {
             return;
         }
         let ref_ = self.ref_of[id.index()];
@@ -550,11 +552,7 @@ impl<'p> Extract<'p> {
         while let Some(d) = walk.next() {
             last = last.max(self.pos(d));
             match &dom.node(d).data {
-                NodeData::Text(t) => {
-                    if !self.page.text_hidden(d) {
-                        raw.push_str(dom.str(*t));
-                    }
-                }
+                NodeData::Text(t) if !self.page.text_hidden(d) => raw.push_str(dom.str(*t)),
                 NodeData::Element(data) => {
                     let el = dom.element_of(data);
                     if self.page.flags[d.index()] & (HIDDEN | BOILER) != 0 {
@@ -640,10 +638,7 @@ impl<'p> Extract<'p> {
     }
 
     fn push_block(&mut self, text: String, start: u32, refs: Vec<u32>, code: bool) {
-        let start = self
-            .blocks
-            .last()
-            .map_or(start, |b| start.max(b.end));
+        let start = self.blocks.last().map_or(start, |b| start.max(b.end));
         let end = (self.last + 1).max(start + 1);
         self.blocks.push(Block {
             text,
@@ -676,4 +671,20 @@ fn repeats_title(title: &str, heading: &str) -> bool {
         .map(|w| w.chars().count())
         .sum();
     (new as f32 / total as f32) < 0.25
+}
+
+/// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.
+pub(super) fn shows_ref(text: &str, n: u32) -> bool {
+    text.contains(&format!("(e{n})")) || text.contains(&format!("[ref=e{n}]"))
+}
+
+/// An alt text that is only the image's file name (`IMG_3886.jpg`) describes nothing.
+fn is_file_name(alt: &str) -> bool {
+    let lower = alt.to_ascii_lowercase();
+    !alt.contains(' ')
+        && [
+            ".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp",
+        ]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
 }

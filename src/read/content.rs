@@ -266,8 +266,19 @@ const NEGATIVE_HINTS: &[&str] = &[
     "widget",
 ];
 const POSITIVE_HINTS: &[&str] = &[
-    "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination",
-    "post", "text", "blog", "story",
+    "article",
+    "body",
+    "content",
+    "entry",
+    "hentry",
+    "h-entry",
+    "main",
+    "page",
+    "pagination",
+    "post",
+    "text",
+    "blog",
+    "story",
 ];
 
 fn matches_any(s: &str, hints: &[&str]) -> bool {
@@ -574,7 +585,9 @@ impl<'a> Page<'a> {
                 break;
             }
             // Readability stops below the root element (an ancestor needs a parent element).
-            let Some(up) = dom.node(anc).parent else { break };
+            let Some(up) = dom.node(anc).parent else {
+                break;
+            };
             if dom.element(anc).is_none() || dom.element(up).is_none() {
                 break;
             }

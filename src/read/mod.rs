@@ -37,7 +37,7 @@ use crate::render::{MAX_TITLE_CHARS, MAX_URL_CHARS};
 use crate::text::truncate_with_ellipsis;
 use crate::tree::{NodeTree, Ref, TreeNode};
 
-use blocks::{Block, Extract};
+use blocks::{shows_ref, Block, Extract};
 use content::Page;
 
 /// Budgets for [`Document::read`].
@@ -194,9 +194,7 @@ pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, Rea
     };
     let head = Head {
         tree,
-        main: found
-            .main
-            .and_then(|m| Ref::new(ref_of[m.index()])),
+        main: found.main.and_then(|m| Ref::new(ref_of[m.index()])),
         from: opts.from,
     };
     let laid = lay_out(&blocks[first..], opts.max_chars_total, &head);
@@ -404,7 +402,8 @@ fn lay_out(blocks: &[Block], max: usize, head: &Head<'_>) -> Laid {
         let mut partial = false;
         if room >= MIN_PARTIAL || (laid.lines.is_empty() && room > 0) {
             if let Some(kept) = cut_block(b, room) {
-                laid.refs.extend(b.refs.iter().filter(|&&r| shows_ref(&kept, r)));
+                laid.refs
+                    .extend(b.refs.iter().filter(|&&r| shows_ref(&kept, r)));
                 laid.lines.push(kept);
                 partial = true;
             }
@@ -451,11 +450,6 @@ fn cut_block(b: &Block, room: usize) -> Option<String> {
         return None;
     }
     Some(format!("{head}{}", crate::text::ELLIPSIS))
-}
-
-/// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.
-fn shows_ref(text: &str, n: u32) -> bool {
-    text.contains(&format!("(e{n})")) || text.contains(&format!("[ref=e{n}]"))
 }
 
 /// The ref map entries of the refs shown, first appearance first.

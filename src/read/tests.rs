@@ -26,7 +26,7 @@ fn formats_each_kind_of_block() {
          <blockquote><p>Quoted words.</p></blockquote>\
          <pre>fn main() {{\n    println!();\n}}</pre>\
          <table><tr><th>Metal</th><th>Price</th></tr><tr><td>Gold</td><td>2 | 3</td></tr></table>\
-         <p><img src=a.png alt='A chart'> <img src=b.png alt=''></p></div>"
+         <p><img src=a.png alt='A chart'> <img src=b.png alt=''> <img src=c.png alt=IMG_1.JPG></p></div>"
     );
     let text = read(&html);
     let lines = body(&text);
@@ -65,7 +65,14 @@ fn boilerplate_stays_out() {
          <div class=cookie-consent><p>We use cookies, to track you, everywhere you go.</p></div>"
     );
     let text = read(&html);
-    for bad in ["Menu item", "SIDEBAR", "FOOTER", "Subscribe", "cookies", "Logo"] {
+    for bad in [
+        "Menu item",
+        "SIDEBAR",
+        "FOOTER",
+        "Subscribe",
+        "cookies",
+        "Logo",
+    ] {
         assert!(!text.contains(bad), "{bad} in\n{text}");
     }
     assert_eq!(body(&text).len(), 2, "{text}");
@@ -73,7 +80,8 @@ fn boilerplate_stays_out() {
 
 #[test]
 fn refs_are_the_documents_refs() {
-    let html = format!("<nav><a href=/>Home</a></nav><div><p>{PROSE} <a href=/x>more</a></p></div>");
+    let html =
+        format!("<nav><a href=/>Home</a></nav><div><p>{PROSE} <a href=/x>more</a></p></div>");
     let doc = Document::parse(&html, &TreeOptions::default());
     let r = doc.read(&ReadOptions::default()).expect("read");
     assert!(r.text.contains("[more](e2)"), "{}", r.text);
@@ -112,7 +120,9 @@ fn long_article(paragraphs: usize) -> String {
                 "<p>Paragraph {i} has a <a href=/l{i}>link {i}</a>, and words, many words, to read.</p>"
             ));
         } else {
-            html.push_str(&format!("<p>Paragraph {i} is plain prose, with commas, and no link at all.</p>"));
+            html.push_str(&format!(
+                "<p>Paragraph {i} is plain prose, with commas, and no link at all.</p>"
+            ));
         }
     }
     html.push_str("</article><footer><a href=/about>About</a></footer>");
@@ -201,7 +211,12 @@ fn from_starts_at_the_block_of_the_ref() {
         first.contains(&format!("({link})")) || first.contains(&format!("[ref={link}]")),
         "{first}"
     );
-    assert!(from.text.lines().next().unwrap().contains(&format!("from={link}")));
+    assert!(from
+        .text
+        .lines()
+        .next()
+        .unwrap()
+        .contains(&format!("from={link}")));
     let missing = doc.read(&ReadOptions {
         from: Ref::new(9_999),
         ..Default::default()
@@ -211,7 +226,10 @@ fn from_starts_at_the_block_of_the_ref() {
 
 #[test]
 fn a_tiny_budget_never_splits_a_char() {
-    let html = format!("<title>金价今日</title><p>{}</p>", "金价今日，上涨。".repeat(200));
+    let html = format!(
+        "<title>金价今日</title><p>{}</p>",
+        "金价今日，上涨。".repeat(200)
+    );
     for max in [0, 1, 5, 17, 40, 80, 150, 300] {
         let r = read_with(
             &html,
@@ -248,7 +266,11 @@ fn hostile_shapes_stay_linear() {
     let wide = format!("<div>{}</div>", "<p>x, y</p>".repeat(200_000));
     let r = read_with(&wide, &ReadOptions::default());
     assert!(r.text.chars().count() <= 12_000);
-    let lists = format!("{}x{}", "<ul><li>".repeat(5_000), "</li></ul>".repeat(5_000));
+    let lists = format!(
+        "{}x{}",
+        "<ul><li>".repeat(5_000),
+        "</li></ul>".repeat(5_000)
+    );
     let r = read_with(&lists, &ReadOptions::default());
     assert!(r.text.chars().count() <= 12_000);
 }
