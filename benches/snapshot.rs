@@ -12,7 +12,7 @@ use std::path::Path;
 use agent_snapshot::aria::Index;
 use agent_snapshot::parse::{Dom, Threads};
 use agent_snapshot::walk::walk;
-use agent_snapshot::{query, render, Document, QueryKind, RenderOptions, TreeOptions};
+use agent_snapshot::{query, render, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
@@ -175,6 +175,54 @@ fn shared_corpus(c: &mut Criterion) {
     g.finish();
 }
 
+/// `read` over the reading set (`../shared/reading`): one iteration reads every page, so the
+/// time per page is the iteration time over the page count (criterion prints it as
+/// elements/s). `read` is the read alone on parsed documents; `parse_and_read` includes the
+/// parse and walk. Skipped when the folder is absent.
+fn reading(c: &mut Criterion) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reading");
+    let Ok(manifest) = std::fs::read_to_string(dir.join("MANIFEST.tsv")) else {
+        eprintln!(
+            "skipping the reading benchmarks: {} is absent",
+            dir.display()
+        );
+        return;
+    };
+    let pages: Vec<Vec<u8>> = manifest
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split('\t').nth(1))
+        .filter_map(|page| std::fs::read(dir.join(page)).ok())
+        .collect();
+    let docs: Vec<Document> = pages
+        .iter()
+        .map(|p| Document::parse_bytes(p, &TreeOptions::default()).expect("parse"))
+        .collect();
+    let opts = ReadOptions::default();
+    let mut g = c.benchmark_group("reading");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(pages.len() as u64));
+    g.bench_function("read", |b| {
+        b.iter(|| {
+            docs.iter()
+                .map(|d| d.read(&opts).map_or(0, |r| r.text.len()))
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("parse_and_read", |b| {
+        b.iter(|| {
+            pages
+                .iter()
+                .map(|p| {
+                    let doc = Document::parse_bytes(p, &TreeOptions::default()).expect("parse");
+                    doc.read(&opts).map_or(0, |r| r.text.len())
+                })
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
 /// A hostile input: its name, how to build it at a size, and the two sizes to compare.
 type HostileCase = (&'static str, Box<dyn Fn(usize) -> String>, [usize; 2]);
 
@@ -238,5 +286,5 @@ fn hostile(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, stages, pages, shared_corpus, hostile);
+criterion_group!(benches, stages, pages, shared_corpus, reading, hostile);
 criterion_main!(benches);

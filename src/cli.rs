@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use agent_snapshot::{query, render, Document, Format, QueryKind, RenderOptions, TreeOptions};
+use agent_snapshot::{
+    query, render, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions,
+};
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +29,9 @@ struct Cli {
 enum Command {
     /// Print the snapshot of an HTML page.
     Snapshot(SnapshotArgs),
+    /// Print the main content of an HTML page as readable lines, with the snapshot's refs on
+    /// its links, headings and images (what a web-fetch tool should return for an article).
+    Read(ReadArgs),
     /// Answer a bounded question about one ref of a page.
     Query(QueryArgs),
     /// Render node-tree JSON (what agent-browser.js returns) with the usual budgets.
@@ -147,6 +152,25 @@ struct SnapshotArgs {
     /// selector (its first visible match). Refs stay the whole page's.
     #[arg(long, value_name = "REF|CSS", conflicts_with = "tree_json")]
     scope: Option<String>,
+}
+
+#[derive(Args)]
+struct ReadArgs {
+    /// HTML file to read, or - for standard input.
+    #[arg(default_value = "-")]
+    file: PathBuf,
+    #[command(flatten)]
+    tree: TreeArgs,
+    /// Hard limit on output characters, header and last line included.
+    #[arg(long, value_name = "N", default_value_t = ReadOptions::default().max_chars_total)]
+    max_chars: usize,
+    /// Continue a cut read: start at the block holding this ref (the cut read's last line
+    /// names it).
+    #[arg(long, value_name = "REF")]
+    from: Option<String>,
+    /// Output format: the text, or JSON with the text, the ref map and the stats.
+    #[arg(long, value_enum, default_value = "text")]
+    format: FormatArg,
 }
 
 #[derive(Args)]
@@ -307,6 +331,7 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Snapshot(args) => snapshot(&args),
+        Command::Read(args) => read_cmd(&args),
         Command::Query(args) => query_cmd(&args),
         Command::Probe => probe(),
         Command::Render(args) => render_cmd(&args),
@@ -381,6 +406,35 @@ fn snapshot(args: &SnapshotArgs) -> Result<(), CliError> {
     // tree one allocation at a time was a tenth of the command's instructions.
     std::mem::forget(tree);
     out
+}
+
+fn read_cmd(args: &ReadArgs) -> Result<(), CliError> {
+    let from = match args.from.as_deref() {
+        None => None,
+        Some(s) => Some(agent_snapshot::read::parse_ref(s).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--from {s:?} is not a ref: give one like e57, as a cut read's last line names it"
+            ))
+        })?),
+    };
+    let doc = Document::parse_bytes(read_input(&args.file)?, &args.tree.options())?;
+    let options = ReadOptions {
+        max_chars_total: args.max_chars,
+        from,
+    };
+    let result = doc
+        .read(&options)
+        .map_err(|e| CliError::Query(e.to_string()))?;
+    match args.format {
+        FormatArg::Text => write_out(&result.text),
+        FormatArg::Json => {
+            write_out(&serde_json::to_string(&result).map_err(|e| CliError::Query(e.to_string()))?)
+        }
+        FormatArg::List => Err(CliError::Query(
+            "read has no list format: use --format text or json (or `snapshot --format list`)"
+                .to_string(),
+        )),
+    }
 }
 
 fn render_cmd(args: &RenderArgs) -> Result<(), CliError> {

@@ -6,6 +6,7 @@ use crate::aria::Index;
 use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
+use crate::read::{ReadError, ReadOptions, ReadResult};
 use crate::render::{render, render_scope, RenderOptions, ScopeError, SnapshotResult};
 use crate::tree::{NodeTree, Ref, TreeNode};
 use crate::walk::{walk, walk_from, TreeOptions};
@@ -237,6 +238,55 @@ impl Document {
     /// Whether malformed byte sequences were replaced with U+FFFD while decoding.
     pub fn had_decode_errors(&self) -> bool {
         self.decode_errors
+    }
+
+    /// For each ref `e{i+1}`, the arena node it names.
+    pub(crate) fn refs(&self) -> &[NodeId] {
+        &self.refs
+    }
+
+    /// The element found as the page's main content (see [`crate::read`]): the top
+    /// candidate of the Readability-style scoring, before the siblings that join it are
+    /// added. `None` when no paragraph on the page scored. Its ref, when it has one, is
+    /// [`crate::read::ReadStats::main`].
+    ///
+    /// ```
+    /// use agent_snapshot::{Document, TreeOptions};
+    /// use html5ever::local_name;
+    ///
+    /// let prose = "<p>A paragraph long enough to score, with commas, clauses and words.</p>";
+    /// let html = format!("<nav><a href=/>Home</a></nav><div id=story>{prose}{prose}</div>");
+    /// let doc = Document::parse(&html, &TreeOptions::default());
+    /// let main = doc.main_content().and_then(|id| doc.dom().element(id)).expect("main");
+    /// assert_eq!(main.attr(&local_name!("id")), Some("story"));
+    /// ```
+    pub fn main_content(&self) -> Option<NodeId> {
+        crate::read::main_content(&self.dom, &self.index, &self.refs)
+    }
+
+    /// The main content as readable lines under [`ReadOptions::max_chars_total`], with the
+    /// document's refs on its links, headings and images (see [`crate::read`]).
+    ///
+    /// ```
+    /// use agent_snapshot::read::ReadOptions;
+    /// use agent_snapshot::{Document, TreeOptions};
+    ///
+    /// let html = "<nav><a href=/>Home</a></nav><article><h1>Gold</h1>\
+    ///             <p>Gold rose on Tuesday, says the <a href=/bank>central bank</a>, \
+    ///             to a record.</p></article>";
+    /// let doc = Document::parse(html, &TreeOptions::default());
+    /// let read = doc.read(&ReadOptions::default())?;
+    /// assert!(read.text.contains("# Gold [ref=e2]"));
+    /// assert!(read.text.contains("says the [central bank](e3), to a record."));
+    /// assert!(!read.text.contains("Home"));
+    /// assert_eq!(read.refs.get("e3").and_then(|r| r.name.as_deref()), Some("central bank"));
+    /// # Ok::<(), agent_snapshot::read::ReadError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ReadError::RefNotFound`] when [`ReadOptions::from`] names no ref of the page.
+    pub fn read(&self, opts: &ReadOptions) -> Result<ReadResult, ReadError> {
+        crate::read::read(self, opts)
     }
 }
 

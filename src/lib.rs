@@ -67,6 +67,7 @@ pub mod mcp;
 pub mod parse;
 pub mod probe;
 pub mod query;
+pub mod read;
 pub mod render;
 #[cfg(feature = "session")]
 pub mod session;
@@ -81,6 +82,7 @@ pub use document::Document;
 pub use error::Error;
 pub use parse::Threads;
 pub use query::{query, QueryError, QueryKind, QueryResult};
+pub use read::{ReadError, ReadOptions, ReadResult, ReadStats};
 pub use render::{
     render, render_scope, Format, NodeRef, RefMap, RenderOptions, RenderStats, ScopeError,
     SnapshotResult, TruncateReason,

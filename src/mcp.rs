@@ -1,7 +1,7 @@
 //! A stdio MCP server (the official Rust SDK, `rmcp`) for the tools of [`crate::tools`].
 //!
 //! The server is generic over a [`Backend`] that runs tool calls; [`OfflineTools`] is the
-//! offline one (`html_snapshot`, `html_query`). Tool definitions come from
+//! offline one (`html_snapshot`, `html_query`, `html_read`). Tool definitions come from
 //! [`tools::input_schema`], the MCP flavor of [`tools::definitions`], so `agent-snapshot schema --flavor mcp` prints
 //! exactly what `tools/list` answers. A failed call (bad arguments, unknown handle or ref)
 //! comes back as a tool error (`isError: true`) that the model can read; the server goes on.
@@ -20,7 +20,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
 
 use crate::tools::{self, string_arg, ToolSet};
-use crate::{query, Document, QueryKind, RenderOptions, TreeOptions};
+use crate::{query, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 
 /// What a tool call answers: text for the model, and the same facts as structured content.
 #[derive(Debug, Clone, PartialEq)]
@@ -296,6 +296,7 @@ impl DocCache {
         match name {
             "html_snapshot" => self.snapshot(args),
             "html_query" => self.query(args),
+            "html_read" => self.read(args),
             _ => Err(format!("unknown tool {name:?}")),
         }
     }
@@ -315,19 +316,12 @@ impl DocCache {
         // Arguments first: a bad budget should not cost a parse.
         let render = tools::budgets_from_args(args, RenderOptions::default())?;
         let (doc, size) = match (string_arg(args, "path")?, string_arg(args, "html")?) {
-            (Some(path), None) => {
-                let bytes = std::fs::read(Path::new(path))
-                    .map_err(|e| format!("cannot read {path:?}: {e}"))?;
-                let size = bytes.len();
-                let doc = Document::parse_bytes(bytes, &options).map_err(|e| e.to_string())?;
-                (doc, size)
-            }
+            (path, None) => open(path.ok_or("give exactly one of path and html")?, &options)?,
             (None, Some(html)) => (Document::parse(html, &options), html.len()),
             _ => return Err("give exactly one of path and html".to_string()),
         };
         let snap = doc.snapshot(&render);
-        let handle = format!("d{}", self.next);
-        self.next += 1;
+        let handle = self.new_handle();
         let text = format!(
             "handle={handle} (pass it to html_query with a ref)\n{}",
             snap.text
@@ -360,17 +354,7 @@ impl DocCache {
             Some(p) => tools::integer_arg(args, p)?.unwrap_or(4000),
             None => 4000,
         };
-        let Some(at) = self.docs.iter().position(|(h, _, _)| h == handle) else {
-            return Err(format!(
-                "unknown handle {handle:?}: it was never issued or has left the cache; \
-                 call html_snapshot again"
-            ));
-        };
-        // Most recently used goes to the back.
-        if let Some(entry) = self.docs.remove(at) {
-            self.docs.push_back(entry);
-        }
-        let (_, doc, _) = self.docs.back().ok_or("cache is empty")?;
+        let doc = self.touch(handle)?;
         let result = query(
             doc,
             ref_,
@@ -392,6 +376,87 @@ impl DocCache {
         Ok(ToolReply { text, structured })
     }
 
+    /// Reads the main content of a page (new, or held under a handle).
+    fn read(&mut self, args: &Map<String, Value>) -> Result<ToolReply, String> {
+        let spec = tools::find("html_read").ok_or("html_read is not defined")?;
+        check_args(spec, args)?;
+        let mut options = ReadOptions::default();
+        if let Some(p) = spec.params.iter().find(|p| p.name == "max_chars") {
+            if let Some(n) = tools::integer_arg(args, p)? {
+                options.max_chars_total = usize::try_from(n).unwrap_or(usize::MAX);
+            }
+        }
+        if let Some(from) = string_arg(args, "from")? {
+            options.from = Some(crate::read::parse_ref(from).ok_or_else(|| {
+                format!("from {from:?} is not a ref: give one like \"e57\", as a cut read names it")
+            })?);
+        }
+        let tree = TreeOptions {
+            url: string_arg(args, "url")?.map(str::to_string),
+            ..TreeOptions::default()
+        };
+        let sources = (
+            string_arg(args, "path")?,
+            string_arg(args, "html")?,
+            string_arg(args, "handle")?,
+        );
+        let handle = match sources {
+            (None, None, Some(handle)) => {
+                self.touch(handle)?;
+                handle.to_string()
+            }
+            (Some(path), None, None) => {
+                let (doc, size) = open(path, &tree)?;
+                let handle = self.new_handle();
+                self.insert(handle.clone(), doc, size);
+                handle
+            }
+            (None, Some(html), None) => {
+                let doc = Document::parse(html, &tree);
+                let handle = self.new_handle();
+                self.insert(handle.clone(), doc, html.len());
+                handle
+            }
+            _ => return Err("give exactly one of path, html and handle".to_string()),
+        };
+        let (_, doc, _) = self.docs.back().ok_or("cache is empty")?;
+        let result = doc.read(&options).map_err(|e| e.to_string())?;
+        let structured = json!({
+            "handle": handle,
+            "truncated": result.stats.truncated,
+            "next": result.stats.next,
+            "main": result.stats.main,
+        });
+        Ok(ToolReply {
+            text: format!(
+                "handle={handle} (pass it to html_query with a ref, or back with from)\n{}",
+                result.text
+            ),
+            structured: Some(structured),
+        })
+    }
+
+    fn new_handle(&mut self) -> String {
+        let handle = format!("d{}", self.next);
+        self.next += 1;
+        handle
+    }
+
+    /// The document under `handle`, now the most recently used.
+    fn touch(&mut self, handle: &str) -> Result<&Document, String> {
+        let Some(at) = self.docs.iter().position(|(h, _, _)| h == handle) else {
+            return Err(format!(
+                "unknown handle {handle:?}: it was never issued or has left the cache; \
+                 call html_snapshot again"
+            ));
+        };
+        if let Some(entry) = self.docs.remove(at) {
+            self.docs.push_back(entry);
+        }
+        let (_, doc, _) = self.docs.back().ok_or("cache is empty")?;
+        Ok(doc)
+    }
+
     fn insert(&mut self, handle: String, doc: Document, size: usize) {
         self.bytes += size;
         self.docs.push_back((handle, doc, size));
@@ -401,6 +466,14 @@ impl DocCache {
             }
         }
     }
+}
+
+/// Parses the HTML file at `path`; returns the document and the file's size.
+fn open(path: &str, options: &TreeOptions) -> Result<(Document, usize), String> {
+    let bytes = std::fs::read(Path::new(path)).map_err(|e| format!("cannot read {path:?}: {e}"))?;
+    let size = bytes.len();
+    let doc = Document::parse_bytes(bytes, options).map_err(|e| e.to_string())?;
+    Ok((doc, size))
 }
 
 /// Unknown arguments are an error: a misspelt budget should not pass silently.

@@ -1,6 +1,6 @@
 //! Function-tool definitions that drop straight into an agent: the offline tools
-//! (`html_snapshot`, `html_query`) and the live browser tools (`web_snapshot`, `web_click`…),
-//! in the shape each API wants.
+//! (`html_snapshot`, `html_query`, `html_read`) and the live browser tools (`web_snapshot`,
+//! `web_click`…), in the shape each API wants.
 //!
 //! The tools are one table of data ([`TOOLS`]); [`definitions`] writes it out per
 //! [`Flavor`]. The MCP server and the live agent take their schemas from here too, so what
@@ -39,7 +39,7 @@ pub enum Flavor {
 /// Which tools to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ToolSet {
-    /// `html_snapshot`, `html_query`: work on HTML the agent already has.
+    /// `html_snapshot`, `html_query`, `html_read`: work on HTML the agent already has.
     Offline,
     /// `web_*`: drive a live browser (the `agent` mode, `mcp --live`).
     Live,
@@ -202,6 +202,52 @@ ask for html only when the text is not enough.",
                 "What to return: visible text, attributes as JSON, outer HTML, or form value.",
             ),
             LIMIT,
+        ],
+        budgets: false,
+        live: false,
+    },
+    ToolSpec {
+        name: "html_read",
+        description: "Read the main content of an HTML page (a file path, an HTML string, or \
+the handle of a page already opened) as readable lines: headings, paragraphs with inline \
+links like `[text](e23)`, lists, quotes, code, table rows; navigation, sidebars, footers and \
+hidden text left out. Use it for articles and documentation; use html_snapshot to act on a \
+page. Refs are the page's refs, valid with html_query on the returned handle. A cut read ends \
+with `continue with: read --from e57`: call html_read again with the handle and from=e57.",
+        params: &[
+            optional(
+                "path",
+                ParamType::String,
+                "Path of an HTML file to read. Give path, html or handle.",
+            ),
+            optional(
+                "html",
+                ParamType::String,
+                "The HTML itself. Give path, html or handle.",
+            ),
+            optional(
+                "handle",
+                ParamType::String,
+                "A handle from html_snapshot or html_read. Give path, html or handle.",
+            ),
+            optional(
+                "url",
+                ParamType::String,
+                "The page's URL, shown in the header (with path or html).",
+            ),
+            optional(
+                "from",
+                ParamType::String,
+                "Continue a cut read at this ref, as its last line names it (e.g. \"e57\").",
+            ),
+            optional(
+                "max_chars",
+                ParamType::Integer {
+                    min: 200,
+                    max: 200_000,
+                },
+                "Hard limit on characters (default 12000).",
+            ),
         ],
         budgets: false,
         live: false,
@@ -509,7 +555,7 @@ mod tests {
         );
         assert_eq!(
             specs(ToolSet::Offline).map(|t| t.name).collect::<Vec<_>>(),
-            ["html_snapshot", "html_query"]
+            ["html_snapshot", "html_query", "html_read"]
         );
     }
 

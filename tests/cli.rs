@@ -195,3 +195,45 @@ fn closed_pipe_exits_zero() {
     );
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
 }
+
+#[test]
+fn read_from_a_file_and_stdin_continues_and_explains_bad_refs() {
+    let o = run(
+        &["read", &corpus("article.html"), "--max-chars", "700"],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("[read] url=https://courier.example/2026/bridge"),
+        "{text}"
+    );
+    assert!(text.chars().count() <= 701, "{text}");
+    let next = text
+        .trim_end()
+        .rsplit("read --from ")
+        .next()
+        .and_then(|r| r.strip_suffix(')'))
+        .expect("a cut read names where to continue")
+        .to_string();
+    let html = std::fs::read(corpus("article.html")).expect("read");
+    let o = run(&["read", "-", "--from", &next, "--format", "json"], &html);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(
+        v["text"].as_str().unwrap().contains("## What it cost"),
+        "{v}"
+    );
+    assert_eq!(v["stats"]["truncated"], false);
+
+    let o = run(&["read", &corpus("article.html"), "--from", "57"], b"");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is not a ref: give one like e57"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["read", &corpus("article.html"), "--from", "e9999"], b"");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("ref e9999 not found"), "{}", stderr(&o));
+}

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use agent_snapshot::{query, Document, Format, QueryKind, RenderOptions, TreeOptions};
+use agent_snapshot::{query, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 
 /// Refs the text shows: `[ref=e5]` on a line and `[label](e5)` / `![alt](e5)` inline (a
 /// stub's range `e40–e95` names refs it does not show).
@@ -110,6 +110,7 @@ fn check_page(path: &Path) {
         doc.snapshot(&budgets[0]).text,
         "{name}"
     );
+    check_reads(&doc, &again, &name.to_string());
     // Queries stay within their limit, on a spread of refs.
     let step = (doc.ref_count() / 25).max(1);
     for n in (1..=doc.ref_count()).step_by(step) {
@@ -127,6 +128,57 @@ fn check_page(path: &Path) {
                 "{name} {r} {kind:?}: {:?}",
                 q.error
             );
+        }
+    }
+}
+
+/// The refs a read shows: `(eN)` after a link or image, `[ref=eN]` after a heading.
+fn refs_in_read(text: &str) -> Vec<String> {
+    let mut refs = refs_in(text);
+    for (i, _) in text.match_indices("](e") {
+        let rest = &text[i + 2..];
+        if let Some(end) = rest.find(')') {
+            if rest[1..end].bytes().all(|b| b.is_ascii_digit()) && end > 1 {
+                refs.push(rest[..end].to_string());
+            }
+        }
+    }
+    refs.sort();
+    refs.dedup();
+    refs
+}
+
+/// Reads under several budgets: within budget, the same twice, refs that resolve and are
+/// in the map, and a continuation that resolves too.
+fn check_reads(doc: &Document, again: &Document, name: &str) {
+    for max_chars_total in [12_000, 2_000, 300, 40] {
+        let opts = ReadOptions {
+            max_chars_total,
+            from: None,
+        };
+        let r = doc.read(&opts).expect("read");
+        let chars = r.text.chars().count();
+        assert!(
+            chars <= max_chars_total,
+            "{name}: read {chars} > {max_chars_total}"
+        );
+        assert_eq!(r.stats.chars, chars, "{name}");
+        assert_eq!(again.read(&opts).expect("read").text, r.text, "{name}");
+        let shown = refs_in_read(&r.text);
+        for s in &shown {
+            assert!(doc.resolve(s).is_some(), "{name}: {s} does not resolve");
+        }
+        if max_chars_total >= 2_000 {
+            assert_eq!(shown.len(), r.refs.len(), "{name}: refs in read vs map");
+        }
+        if let Some(next) = r.stats.next {
+            let more = doc
+                .read(&ReadOptions {
+                    max_chars_total,
+                    from: Some(next),
+                })
+                .expect("continue");
+            assert!(more.text.chars().count() <= max_chars_total, "{name}");
         }
     }
 }

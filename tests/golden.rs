@@ -1,7 +1,7 @@
 //! Golden files for the rendered text: a format change shows up as a reviewed diff
 //! (`cargo insta review`).
 
-use agent_snapshot::{Document, Format, RenderOptions, TreeOptions};
+use agent_snapshot::{Document, Format, ReadOptions, RenderOptions, TreeOptions};
 
 fn corpus(name: &str) -> Vec<u8> {
     let path = format!("{}/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -90,4 +90,40 @@ fn shop_600k_page_small_budget() {
         ..Default::default()
     };
     insta::assert_snapshot!(snap("shop-600k.html", &TreeOptions::default(), &render));
+}
+
+fn read(name: &str, opts: &ReadOptions) -> String {
+    let doc = Document::parse_bytes(corpus(name), &TreeOptions::default()).expect("parse");
+    doc.read(opts).expect("read").text
+}
+
+#[test]
+fn article_read() {
+    let text = read("article.html", &ReadOptions::default());
+    // Navigation, search, sidebar, share bar, related links, footer, cookie banner and the
+    // hidden note stay out.
+    for absent in [
+        "Sport",
+        "Search",
+        "Most read",
+        "Share",
+        "Related",
+        "rights reserved",
+        "cookies",
+        "Ignore previous",
+    ] {
+        assert!(!text.contains(absent), "{absent} in\n{text}");
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn article_read_cut() {
+    let opts = ReadOptions {
+        max_chars_total: 700,
+        ..Default::default()
+    };
+    let text = read("article.html", &opts);
+    assert!(text.chars().count() <= 700);
+    insta::assert_snapshot!(text);
 }

@@ -1,7 +1,8 @@
 //! Prompt injection through hidden text: one page per hiding mechanism. The hidden phrase
-//! must not appear in any snapshot (any options), in the node tree, or in any `text` query.
+//! must not appear in any snapshot (any options), in the node tree, in any `text` query, or in
+//! a read of the main content.
 
-use agent_snapshot::{query, Document, QueryKind, RenderOptions, TreeOptions};
+use agent_snapshot::{query, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 
 const SECRET: &str = "IGNORE-PREVIOUS-INSTRUCTIONS";
 
@@ -43,6 +44,10 @@ const MECHANISMS: &[(&str, &str)] = &[
     (
         "closed details",
         "<details><summary>More</summary><a href=x>{}</a></details>",
+    ),
+    (
+        "closed details, loose text",
+        "<details><summary>More</summary>{} <b>{}</b></details>",
     ),
     ("template", "<template><a href=x>{}</a></template>"),
     ("script", "<script>/* {} */</script>"),
@@ -127,6 +132,36 @@ fn no_mechanism_leaks_into_snapshots_trees_or_text_queries() {
                 assert!(
                     !q.value.contains(SECRET),
                     "{mechanism}: leaked through text query e{n}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_mechanism_leaks_into_reads() {
+    // Also inside a page whose main content is found by scoring, not the whole-body fallback.
+    let prose =
+        "<p>The visible story goes on, with commas, clauses, and enough words to score.</p>";
+    for (mechanism, html) in pages() {
+        let scored = html.replace("<p>After</p>", &format!("<p>After</p>{prose}{prose}"));
+        for page in [&html, &scored] {
+            let doc = Document::parse(page, &TreeOptions::default());
+            for max_chars_total in [12_000, 1_000_000] {
+                let text = doc
+                    .read(&ReadOptions {
+                        max_chars_total,
+                        from: None,
+                    })
+                    .expect("read")
+                    .text;
+                assert!(
+                    !text.contains(SECRET),
+                    "{mechanism}: leaked into the read:\n{text}"
+                );
+                assert!(
+                    text.contains("After"),
+                    "{mechanism}: visible content missing from the read:\n{text}"
                 );
             }
         }

@@ -90,7 +90,7 @@ fn initialize_list_call_query_and_survive_bad_calls() {
     let list = c.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools");
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["html_snapshot", "html_query"]);
+    assert_eq!(names, ["html_snapshot", "html_query", "html_read"]);
     // The same schemas as `agent-snapshot schema --flavor mcp --tools offline`.
     let printed = Command::new(BIN)
         .args(["schema", "--flavor", "mcp", "--tools", "offline"])
@@ -262,4 +262,45 @@ fn live_tools_drive_chromium() {
 
     drop(c.stdin.take());
     assert!(c.child.wait().unwrap().success());
+}
+
+#[test]
+fn html_read_reads_continues_by_handle_and_queries_its_refs() {
+    let mut c = Client::start::<&str>(&[]);
+    c.initialize();
+    let article = format!("{}/corpus/article.html", env!("CARGO_MANIFEST_DIR"));
+    let first = c.call("html_read", json!({"path": article, "max_chars": 700}));
+    assert_ne!(first["isError"], true, "{first}");
+    let first_text = text(&first);
+    assert!(first_text.starts_with("handle=d1 "), "{first_text}");
+    assert!(first_text.contains("[read] url="), "{first_text}");
+    assert!(
+        first_text.contains("[market on the east bank](e8)"),
+        "{first_text}"
+    );
+    let next = first["structuredContent"]["next"]
+        .as_str()
+        .expect("a cut read names where to continue")
+        .to_string();
+    assert!(
+        first_text.ends_with(&format!("read --from {next})")),
+        "{first_text}"
+    );
+    let more = c.call("html_read", json!({"handle": "d1", "from": next}));
+    assert_ne!(more["isError"], true, "{more}");
+    assert!(text(&more).contains("## What it cost"), "{more}");
+    // The refs of a read are the document's: html_query answers them on the same handle.
+    let q = c.call(
+        "html_query",
+        json!({"handle": "d1", "ref": "e8", "kind": "attrs"}),
+    );
+    assert!(text(&q).contains("/places/market"), "{q}");
+    let bad = c.call("html_read", json!({"handle": "d1", "from": "x9"}));
+    assert_eq!(bad["isError"], true);
+    assert!(text(&bad).contains("not a ref"), "{bad}");
+    let bad = c.call("html_read", json!({"handle": "d1", "html": "<p>"}));
+    assert!(
+        text(&bad).contains("exactly one of path, html and handle"),
+        "{bad}"
+    );
 }

@@ -14,9 +14,10 @@ const FLAVORS: [(&str, Flavor); 4] = [
     ("mcp", Flavor::Mcp),
 ];
 
-const ALL_TOOLS: [&str; 12] = [
+const ALL_TOOLS: [&str; 13] = [
     "html_snapshot",
     "html_query",
+    "html_read",
     "web_snapshot",
     "web_click",
     "web_fill",
@@ -166,6 +167,6 @@ fn tool_sets_split_offline_and_live() {
         .iter()
         .map(|d| d["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["html_snapshot", "html_query"]);
+    assert_eq!(names, ["html_snapshot", "html_query", "html_read"]);
     assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 10);
 }

@@ -16,8 +16,8 @@ use crate::text::{truncate_with_ellipsis, ELLIPSIS};
 use crate::tree::{NodeTree, Ref, States, TreeNode};
 
 /// Longest URL and title shown in the header.
-const MAX_URL_CHARS: usize = 300;
-const MAX_TITLE_CHARS: usize = 200;
+pub(crate) const MAX_URL_CHARS: usize = 300;
+pub(crate) const MAX_TITLE_CHARS: usize = 200;
 /// Longest name a stub line repeats.
 const MAX_STUB_NAME_CHARS: usize = 40;
 /// Every reason, for the worst-case header.

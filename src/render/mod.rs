@@ -14,6 +14,8 @@ mod format;
 mod lean;
 mod plan;
 
+pub(crate) use format::{attr_value, quote, MAX_TITLE_CHARS, MAX_URL_CHARS};
+
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -140,6 +142,11 @@ pub struct NodeRef {
 pub struct RefMap(Vec<NodeRef>);
 
 impl RefMap {
+    /// A map of these entries (refs in the order shown).
+    pub(crate) fn from_entries(entries: Vec<NodeRef>) -> RefMap {
+        RefMap(entries)
+    }
+
     /// The entry for `ref_` (`"e7"`).
     pub fn get(&self, ref_: &str) -> Option<&NodeRef> {
         self.0.iter().find(|r| r.ref_ == ref_)
@@ -760,7 +767,7 @@ fn emit_list(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'
     shown
 }
 
-fn node_ref(r: Ref, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
+pub(crate) fn node_ref(r: Ref, node: &TreeNode, opts: &RenderOptions) -> NodeRef {
     let cut = |s: &str| truncate_with_ellipsis(s, opts.max_text_per_node).into_owned();
     NodeRef {
         ref_: r.to_string(),

@@ -1,0 +1,690 @@
+//! The main content as blocks of markdown-like lines: headings, paragraphs with inline
+//! links, list items, quotes, code and table rows, each with the range of page positions it
+//! came from (so `--from REF` can find where to start).
+//!
+//! Inside the content, Readability's `_prepArticle` cleaning applies: containers that are
+//! mostly links, images or controls are left out, as are share bars and headers with a
+//! negative class weight.
+
+use html5ever::local_name;
+
+use super::content::{class_and_id, class_weight, heading_level, Page, BOILER, HIDDEN, UNLIKELY};
+use crate::aria::Index;
+use crate::parse::{Element, NodeData, NodeId};
+use crate::text::{is_html_space, truncate_with_ellipsis};
+
+/// Longest cell and code line, in characters.
+const MAX_CELL_CHARS: usize = 300;
+const MAX_CODE_LINE_CHARS: usize = 500;
+/// Most lines of one code block, columns of one row, rows of one table.
+const MAX_CODE_LINES: usize = 300;
+const MAX_COLUMNS: usize = 20;
+const MAX_ROWS: usize = 300;
+
+/// One block of output: one line, or several for code and a table's header row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Block {
+    pub text: String,
+    /// Page positions ([`Page::order`]) this block covers: `start..end`.
+    pub start: u32,
+    pub end: u32,
+    /// Ref numbers shown in the block, in order.
+    pub refs: Vec<u32>,
+    /// A fenced code block: a cut inside it closes the fence.
+    pub code: bool,
+}
+
+/// A line being collected: rendered text with whitespace collapsed as in a browser.
+#[derive(Default)]
+struct Line {
+    out: String,
+    pending_space: bool,
+    refs: Vec<u32>,
+}
+
+impl Line {
+    fn text(&mut self, s: &str) {
+        for (i, word) in s.split(is_html_space).enumerate() {
+            if i > 0 {
+                self.pending_space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            self.glue_space();
+            self.out.push_str(word);
+        }
+    }
+
+    /// Writes a pending space before what comes next (not at the start of the line).
+    fn glue_space(&mut self) {
+        if self.pending_space && !self.out.is_empty() {
+            self.out.push(' ');
+        }
+        self.pending_space = false;
+    }
+
+    fn boundary(&mut self) {
+        self.pending_space = true;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+}
+
+/// What leaving an element does.
+enum Exit {
+    Nothing,
+    Block,
+    Heading,
+    List,
+    Item,
+    Quote,
+    /// A link with a ref: where its `[` went, and whether a space was pending before it.
+    Link {
+        ref_: u32,
+        mark: usize,
+        inner: usize,
+        pending: bool,
+    },
+    /// A link without a ref (its text reads as plain text) or inside another link.
+    PlainLink,
+    Table,
+    Row,
+    Cell,
+    Figure,
+}
+
+enum Work {
+    Enter(NodeId),
+    Exit(Exit),
+}
+
+struct List {
+    ordered: bool,
+    next: u32,
+    /// The current item has not written its bullet yet.
+    fresh: bool,
+}
+
+struct Table {
+    rows: usize,
+    skipped: usize,
+}
+
+/// Builds the blocks of `parts` (the main content's elements, in document order).
+pub(super) struct Extract<'p> {
+    page: &'p Page<'p>,
+    index: &'p Index,
+    /// Ref number of each node (by arena index), 0 for none.
+    ref_of: &'p [u32],
+    /// The page title, to drop a first heading that only repeats it.
+    title: Option<&'p str>,
+    blocks: Vec<Block>,
+    line: Line,
+    cell: Option<Line>,
+    row: Option<(Vec<String>, bool, Vec<u32>)>,
+    start: Option<u32>,
+    last: u32,
+    lists: Vec<List>,
+    quotes: usize,
+    heading: Option<(usize, u32)>,
+    links: usize,
+    tables: Vec<Table>,
+    figures: usize,
+    title_checked: bool,
+}
+
+impl<'p> Extract<'p> {
+    pub(super) fn new(
+        page: &'p Page<'p>,
+        index: &'p Index,
+        ref_of: &'p [u32],
+        title: Option<&'p str>,
+    ) -> Extract<'p> {
+        Extract {
+            page,
+            index,
+            ref_of,
+            title,
+            blocks: Vec::new(),
+            line: Line::default(),
+            cell: None,
+            row: None,
+            start: None,
+            last: 0,
+            lists: Vec::new(),
+            quotes: 0,
+            heading: None,
+            links: 0,
+            tables: Vec::new(),
+            figures: 0,
+            title_checked: false,
+        }
+    }
+
+    /// The blocks of `parts`, in document order.
+    pub(super) fn run(mut self, parts: &[NodeId]) -> Vec<Block> {
+        let mut stack: Vec<Work> = parts.iter().rev().map(|&p| Work::Enter(p)).collect();
+        while let Some(work) = stack.pop() {
+            match work {
+                Work::Enter(id) => self.enter(id, &mut stack),
+                Work::Exit(exit) => self.exit(exit),
+            }
+        }
+        self.flush();
+        self.blocks
+    }
+
+    fn pos(&self, id: NodeId) -> u32 {
+        self.page.order[id.index()]
+    }
+
+    fn cur(&mut self) -> &mut Line {
+        self.cell.as_mut().unwrap_or(&mut self.line)
+    }
+
+    /// Inside a heading or a table cell, blocks are only word boundaries.
+    fn inline_only(&self) -> bool {
+        self.cell.is_some() || self.heading.is_some()
+    }
+
+    fn enter(&mut self, id: NodeId, stack: &mut Vec<Work>) {
+        let dom = self.page.dom;
+        let at = self.pos(id);
+        let el = match &dom.node(id).data {
+            NodeData::Text(t) => {
+                if !self.page.text_hidden(id) {
+                    self.start.get_or_insert(at);
+                    self.last = self.last.max(at);
+                    let s = dom.str(*t);
+                    self.cur().text(s);
+                }
+                return;
+            }
+            NodeData::Element(data) => dom.element_of(data),
+            _ => return,
+        };
+        if self.left_out(id, el) {
+            return;
+        }
+        // Opening may end the line before: that block ends before this element.
+        let exit = self.open(id, el);
+        self.start.get_or_insert(at);
+        self.last = self.last.max(at);
+        if let Some(exit) = exit {
+            stack.push(Work::Exit(exit));
+            let start = stack.len();
+            stack.extend(dom.children(id).map(Work::Enter));
+            stack[start..].reverse();
+        }
+    }
+
+    /// Whether an element of the content is left out with its subtree.
+    fn left_out(&self, id: NodeId, el: Element<'_>) -> bool {
+        let flags = self.page.flags[id.index()];
+        if flags & (HIDDEN | BOILER) != 0 {
+            return true;
+        }
+        if !self.page.strict {
+            return false;
+        }
+        if flags & UNLIKELY != 0 {
+            return true;
+        }
+        let a = self.page.agg[id.index()];
+        let hints = class_and_id(el);
+        // Share bars (`_clean` of share elements under 500 characters).
+        if hints.contains("share") && a.text < 500 {
+            return true;
+        }
+        if matches!(heading_level(el), Some(1 | 2)) && class_weight(el) < 0.0 {
+            return true;
+        }
+        let conditional = el.in_html_ns()
+            && match *el.local() {
+                local_name!("div") | local_name!("section") | local_name!("ul") => true,
+                local_name!("ol") => true,
+                local_name!("table") => self.index.is_layout_table(id),
+                _ => false,
+            };
+        conditional && self.cleaned_conditionally(id, el)
+    }
+
+    /// Readability's `_cleanConditionally`: a container that looks like a link list, an
+    /// image gallery, a form or an embed rather than prose.
+    fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>) -> bool {
+        let a = self.page.agg[id.index()];
+        let weight = class_weight(el);
+        if weight + self.page.score_of(id) < 0.0 {
+            return true;
+        }
+        if a.commas >= 10 {
+            return false;
+        }
+        let is_list = el.is_html(&local_name!("ul")) || el.is_html(&local_name!("ol"));
+        let p = a.paragraphs as f32;
+        let img = a.images as f32;
+        let li = a.items as f32 - 100.0;
+        let heading_density = if a.text == 0 {
+            0.0
+        } else {
+            a.heading_text as f32 / a.text as f32
+        };
+        let density = a.link_density();
+        let in_figure = self.figures > 0;
+        (img > 1.0 && p / img < 0.5 && !in_figure)
+            || (!is_list && li > p)
+            || (a.inputs as f32 > (p / 3.0).floor())
+            || (!is_list
+                && heading_density < 0.9
+                && a.text < 25
+                && (a.images == 0 || a.images > 2)
+                && !in_figure)
+            || (!is_list && weight < 25.0 && density > 0.2)
+            || (weight >= 25.0 && density > 0.5)
+            || (a.embeds == 1 && a.text < 75)
+            || a.embeds > 1
+    }
+
+    /// Starts an element; `None` when its children are not to be visited.
+    fn open(&mut self, id: NodeId, el: Element<'_>) -> Option<Exit> {
+        if !el.in_html_ns() {
+            return Some(Exit::Nothing);
+        }
+        if let Some(level) = heading_level(el) {
+            if self.inline_only() {
+                self.cur().boundary();
+                return Some(Exit::Block);
+            }
+            self.flush();
+            self.heading = Some((level as usize, self.ref_of[id.index()]));
+            return Some(Exit::Heading);
+        }
+        let exit = match *el.local() {
+            local_name!("br") => {
+                if self.inline_only() {
+                    self.cur().boundary();
+                } else {
+                    self.flush();
+                }
+                return None;
+            }
+            local_name!("img") => {
+                self.image(id, el);
+                return None;
+            }
+            local_name!("pre") if !self.inline_only() => {
+                self.flush();
+                self.code(id);
+                return None;
+            }
+            local_name!("a") => {
+                let ref_ = self.ref_of[id.index()];
+                // A link around blocks (a card) reads as its blocks, without brackets.
+                if ref_ == 0 || self.links > 0 || self.page.has_block_child(id) {
+                    self.links += 1;
+                    Exit::PlainLink
+                } else {
+                    self.links += 1;
+                    let line = self.cur();
+                    let pending = line.pending_space;
+                    let mark = line.out.len();
+                    line.glue_space();
+                    line.out.push('[');
+                    Exit::Link {
+                        ref_,
+                        mark,
+                        inner: line.out.len(),
+                        pending,
+                    }
+                }
+            }
+            local_name!("ul") | local_name!("ol") if !self.inline_only() => {
+                self.flush();
+                let start = el
+                    .attr(&local_name!("start"))
+                    .and_then(|s| s.trim().parse::<u32>().ok())
+                    .unwrap_or(1);
+                self.lists.push(List {
+                    ordered: el.is_html(&local_name!("ol")),
+                    next: start,
+                    fresh: false,
+                });
+                Exit::List
+            }
+            local_name!("li") if !self.inline_only() => {
+                self.flush();
+                if let Some(list) = self.lists.last_mut() {
+                    list.fresh = true;
+                }
+                Exit::Item
+            }
+            local_name!("blockquote") if !self.inline_only() => {
+                self.flush();
+                self.quotes += 1;
+                Exit::Quote
+            }
+            local_name!("table") if self.cell.is_none() && !self.index.is_layout_table(id) => {
+                self.flush();
+                self.tables.push(Table {
+                    rows: 0,
+                    skipped: 0,
+                });
+                Exit::Table
+            }
+            local_name!("tr") if self.cell.is_none() && !self.tables.is_empty() => {
+                self.flush();
+                self.start = Some(self.pos(id));
+                self.row = Some((Vec::new(), false, Vec::new()));
+                Exit::Row
+            }
+            local_name!("td") | local_name!("th") if self.cell.is_none() && self.row.is_some() => {
+                if let Some(row) = &mut self.row {
+                    row.1 |= el.is_html(&local_name!("th"));
+                }
+                self.cell = Some(Line::default());
+                Exit::Cell
+            }
+            local_name!("figure") => {
+                self.figures += 1;
+                self.block_start();
+                Exit::Figure
+            }
+            _ if super::content::is_block(el) => {
+                self.block_start();
+                Exit::Block
+            }
+            _ => Exit::Nothing,
+        };
+        Some(exit)
+    }
+
+    fn block_start(&mut self) {
+        if self.inline_only() {
+            self.cur().boundary();
+        } else {
+            self.flush();
+        }
+    }
+
+    fn exit(&mut self, exit: Exit) {
+        match exit {
+            Exit::Nothing => {}
+            Exit::Block => self.block_start(),
+            Exit::Figure => {
+                self.figures -= 1;
+                self.block_start();
+            }
+            Exit::Heading => {
+                self.flush();
+                self.heading = None;
+            }
+            Exit::List => {
+                self.flush();
+                self.lists.pop();
+            }
+            Exit::Item => {
+                self.flush();
+                if let Some(list) = self.lists.last_mut() {
+                    list.fresh = false;
+                }
+            }
+            Exit::Quote => {
+                self.flush();
+                self.quotes -= 1;
+            }
+            Exit::PlainLink => self.links -= 1,
+            Exit::Link {
+                ref_,
+                mark,
+                inner,
+                pending,
+            } => {
+                self.links -= 1;
+                let line = self.cur();
+                if line.out.len() == inner {
+                    // Nothing visible inside: no brackets.
+                    line.out.truncate(mark);
+                    line.pending_space |= pending;
+                } else if line.out.len() > inner {
+                    // A trailing space inside the link goes after it.
+                    line.out.push_str("](");
+                    line.out.push_str(&format!("e{ref_})"));
+                    line.refs.push(ref_);
+                }
+            }
+            Exit::Cell => {
+                if let (Some(cell), Some(row)) = (self.cell.take(), &mut self.row) {
+                    if row.0.len() < MAX_COLUMNS {
+                        let text = truncate_with_ellipsis(&cell.out, MAX_CELL_CHARS);
+                        // A cut cell keeps only the refs still in it.
+                        row.2
+                            .extend(cell.refs.iter().filter(|&&r| shows_ref(&text, r)));
+                        row.0.push(text.replace('|', "\\|"));
+                    }
+                }
+            }
+            Exit::Row => self.finish_row(),
+            Exit::Table => {
+                self.flush();
+                if let Some(table) = self.tables.pop() {
+                    if table.skipped > 0 {
+                        let start = self.last;
+                        self.push_block(
+                            format!("... ({} more rows)", table.skipped),
+                            start,
+                            Vec::new(),
+                            false,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish_row(&mut self) {
+        let Some((cells, header, refs)) = self.row.take() else {
+            return;
+        };
+        let start = self.start.take().unwrap_or(self.last);
+        if cells.iter().all(String::is_empty) {
+            return;
+        }
+        let Some(table) = self.tables.last_mut() else {
+            return;
+        };
+        if table.rows >= MAX_ROWS {
+            table.skipped += 1;
+            return;
+        }
+        table.rows += 1;
+        let first = table.rows == 1;
+        let mut text = format!("| {} |", cells.join(" | "));
+        if first && header {
+            text.push_str("\n|");
+            text.push_str(&" --- |".repeat(cells.len()));
+        }
+        self.push_block(text, start, refs, false);
+    }
+
+    fn image(&mut self, id: NodeId, el: Element<'_>) {
+        let alt = el
+            .attr(&local_name!("alt"))
+            .map(crate::text::normalize)
+            .unwrap_or_default();
+        // Icons and spacers say nothing; a declared size under 50 px marks them.
+        let tiny = [local_name!("width"), local_name!("height")]
+            .iter()
+            .any(|a| {
+                el.attr(a)
+                    .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
+                    .is_some_and(|v| v < 50)
+            });
+        if alt.is_empty() || tiny || is_file_name(&alt) {
+            return;
+        }
+        let ref_ = self.ref_of[id.index()];
+        let in_link = self.links > 0;
+        let line = self.cur();
+        if in_link {
+            line.text(&alt);
+            return;
+        }
+        line.glue_space();
+        line.out.push_str("![");
+        line.out.push_str(&alt.replace(']', "\\]"));
+        line.out.push(']');
+        if ref_ != 0 {
+            line.out.push_str(&format!("(e{ref_})"));
+            line.refs.push(ref_);
+        }
+    }
+
+    /// A `<pre>`: its visible text as it is, in a fence.
+    fn code(&mut self, id: NodeId) {
+        let dom = self.page.dom;
+        let start = self.pos(id);
+        let mut raw = String::new();
+        let mut walk = dom.descendants(id);
+        let mut last = start;
+        while let Some(d) = walk.next() {
+            last = last.max(self.pos(d));
+            match &dom.node(d).data {
+                NodeData::Text(t) if !self.page.text_hidden(d) => raw.push_str(dom.str(*t)),
+                NodeData::Element(data) => {
+                    let el = dom.element_of(data);
+                    if self.page.flags[d.index()] & (HIDDEN | BOILER) != 0 {
+                        walk.skip_subtree(d);
+                    } else if el.is_html(&local_name!("br")) {
+                        raw.push('\n');
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.last = self.last.max(last);
+        let lines: Vec<&str> = raw.lines().map(str::trim_end).collect();
+        let first = lines.iter().position(|l| !l.is_empty());
+        let end = lines.iter().rposition(|l| !l.is_empty());
+        let (Some(first), Some(end)) = (first, end) else {
+            return;
+        };
+        let lines = &lines[first..=end];
+        let mut text = String::from("```");
+        for line in lines.iter().take(MAX_CODE_LINES) {
+            text.push('\n');
+            text.push_str(&truncate_with_ellipsis(line, MAX_CODE_LINE_CHARS));
+        }
+        if lines.len() > MAX_CODE_LINES {
+            text.push_str(&format!(
+                "\n... ({} more lines)",
+                lines.len() - MAX_CODE_LINES
+            ));
+        }
+        text.push_str("\n```");
+        self.push_block(text, start, Vec::new(), true);
+        self.start = None;
+    }
+
+    /// Ends the current line as a block (with its prefix: heading marks, bullet, quote).
+    fn flush(&mut self) {
+        let line = std::mem::take(&mut self.line);
+        let start = self.start.take();
+        if line.is_empty() {
+            return;
+        }
+        let start = start.unwrap_or(self.last);
+        let mut text = String::with_capacity(line.out.len() + 16);
+        for _ in 0..self.quotes {
+            text.push_str("> ");
+        }
+        if let Some((level, ref_)) = self.heading {
+            if level <= 2 && !self.title_checked {
+                self.title_checked = true;
+                if self.title.is_some_and(|t| repeats_title(t, &line.out)) {
+                    return;
+                }
+            }
+            text.push_str(&"#".repeat(level));
+            text.push(' ');
+            text.push_str(&line.out);
+            let mut refs = line.refs;
+            if ref_ != 0 {
+                text.push_str(&format!(" [ref=e{ref_}]"));
+                refs.push(ref_);
+            }
+            self.push_block(text, start, refs, false);
+            return;
+        }
+        let depth = self.lists.len();
+        if let Some(list) = self.lists.last_mut() {
+            text.push_str(&"  ".repeat(depth - 1));
+            if list.fresh {
+                list.fresh = false;
+                if list.ordered {
+                    text.push_str(&format!("{}. ", list.next));
+                    list.next = list.next.saturating_add(1);
+                } else {
+                    text.push_str("- ");
+                }
+            } else {
+                text.push_str("  ");
+            }
+        }
+        text.push_str(&line.out);
+        self.push_block(text, start, line.refs, false);
+    }
+
+    fn push_block(&mut self, text: String, start: u32, refs: Vec<u32>, code: bool) {
+        let start = self.blocks.last().map_or(start, |b| start.max(b.end));
+        let end = (self.last + 1).max(start + 1);
+        self.blocks.push(Block {
+            text,
+            start,
+            end,
+            refs,
+            code,
+        });
+    }
+}
+
+/// Readability's `_headerDuplicatesTitle`: a heading whose words are (almost) all in the
+/// title says nothing the header does not.
+fn repeats_title(title: &str, heading: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let title = words(title);
+    let heading = words(heading);
+    let total: usize = heading.iter().map(|w| w.chars().count()).sum();
+    if total == 0 {
+        return false;
+    }
+    let new: usize = heading
+        .iter()
+        .filter(|w| !title.contains(w))
+        .map(|w| w.chars().count())
+        .sum();
+    (new as f32 / total as f32) < 0.25
+}
+
+/// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.
+pub(super) fn shows_ref(text: &str, n: u32) -> bool {
+    text.contains(&format!("(e{n})")) || text.contains(&format!("[ref=e{n}]"))
+}
+
+/// An alt text that is only the image's file name (`IMG_3886.jpg`) describes nothing.
+fn is_file_name(alt: &str) -> bool {
+    let lower = alt.to_ascii_lowercase();
+    !alt.contains(' ')
+        && [
+            ".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp",
+        ]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}

@@ -1,0 +1,923 @@
+//! Finding the main content: one bottom-up pass over the arena that measures every element
+//! (visible text, link text, commas, paragraphs, images…), Readability's paragraph scoring on
+//! top of it, and the choice of the top candidate and the siblings that join it.
+//!
+//! The constants are Mozilla Readability's (`Readability.js`: `_grabArticle`,
+//! `_initializeNode`, `_getClassWeight`; summarised in `docs/read.md`), with `<main>`,
+//! `<article>`, `role=main` and `itemprop=articleBody` as hints Readability does not use.
+
+use html5ever::{local_name, LocalName};
+
+use crate::aria::hidden::{closed_details_summary, style_of, subtree_hidden_styled};
+use crate::parse::{Dom, Element, NodeData, NodeId};
+
+/// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
+pub(super) const HIDDEN: u8 = 1;
+/// `visibility:hidden` applies here (resolved with inheritance): its own text is not shown.
+const VIS_HIDDEN: u8 = 2;
+/// Never content: navigation, forms, dialogs… by tag or role.
+pub(super) const BOILER: u8 = 4;
+/// Unlikely content by its class or id (Readability's prepass); dropped on the strict attempt.
+pub(super) const UNLIKELY: u8 = 8;
+/// Has a content score.
+const CANDIDATE: u8 = 16;
+/// Has a block-level element child (Readability's `_hasChildBlockElement`).
+const BLOCK_CHILD: u8 = 32;
+
+/// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Agg {
+    /// Visible text, in characters, whitespace collapsed.
+    pub text: u32,
+    /// Text inside links, in characters; `#` links count 0.3 (Readability's weighting).
+    pub link: f32,
+    pub commas: u32,
+    pub paragraphs: u32,
+    pub images: u32,
+    pub items: u32,
+    pub inputs: u32,
+    pub embeds: u32,
+    /// Text inside headings.
+    pub heading_text: u32,
+    /// Text of inline content directly inside the element (not in a block child).
+    own_text: u32,
+    own_commas: u32,
+}
+
+impl Agg {
+    pub(super) fn link_density(&self) -> f32 {
+        if self.text == 0 {
+            0.0
+        } else {
+            (self.link / self.text as f32).min(1.0)
+        }
+    }
+}
+
+/// The one place this stage asks the hidden rules about an element (so a change to how they
+/// are called is one change here). `None`: the subtree is hidden; else whether
+/// `visibility:hidden` applies, given what the parent passes on.
+fn shown(el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
+    let style = style_of(el);
+    if subtree_hidden_styled(el, &style).is_some() {
+        return None;
+    }
+    Some(style.visibility_hidden.unwrap_or(inherited_vis_hidden))
+}
+
+/// The measured page.
+pub(super) struct Page<'a> {
+    pub dom: &'a Dom,
+    /// Pre-order position of every node reachable from the document (0 for the rest, such
+    /// as template contents).
+    pub order: Vec<u32>,
+    pub flags: Vec<u8>,
+    pub agg: Vec<Agg>,
+    score: Vec<f32>,
+    candidates: Vec<NodeId>,
+    /// Whether unlikely-by-class subtrees were left out and class weights applied.
+    pub strict: bool,
+    pub body: NodeId,
+}
+
+/// Elements that end a run of inline content (Readability's `DIV_TO_P_ELEMS` and the other
+/// block containers).
+pub(super) fn is_block(el: Element<'_>) -> bool {
+    el.in_html_ns()
+        && matches!(
+            *el.local(),
+            local_name!("address")
+                | local_name!("article")
+                | local_name!("aside")
+                | local_name!("blockquote")
+                | local_name!("dd")
+                | local_name!("details")
+                | local_name!("div")
+                | local_name!("dl")
+                | local_name!("dt")
+                | local_name!("fieldset")
+                | local_name!("figcaption")
+                | local_name!("figure")
+                | local_name!("footer")
+                | local_name!("form")
+                | local_name!("h1")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6")
+                | local_name!("header")
+                | local_name!("hr")
+                | local_name!("li")
+                | local_name!("main")
+                | local_name!("nav")
+                | local_name!("ol")
+                | local_name!("p")
+                | local_name!("pre")
+                | local_name!("section")
+                | local_name!("summary")
+                | local_name!("table")
+                | local_name!("tbody")
+                | local_name!("thead")
+                | local_name!("tfoot")
+                | local_name!("tr")
+                | local_name!("td")
+                | local_name!("th")
+                | local_name!("caption")
+                | local_name!("ul")
+        )
+}
+
+pub(super) fn heading_level(el: Element<'_>) -> Option<u32> {
+    if !el.in_html_ns() {
+        return None;
+    }
+    match *el.local() {
+        local_name!("h1") => Some(1),
+        local_name!("h2") => Some(2),
+        local_name!("h3") => Some(3),
+        local_name!("h4") => Some(4),
+        local_name!("h5") => Some(5),
+        local_name!("h6") => Some(6),
+        _ => None,
+    }
+}
+
+/// The first token of `role`, lower-cased, when it is one of `names`.
+fn has_role(el: Element<'_>, names: &[&str]) -> bool {
+    el.attr(&local_name!("role")).is_some_and(|r| {
+        r.split_ascii_whitespace()
+            .next()
+            .is_some_and(|t| names.iter().any(|n| t.eq_ignore_ascii_case(n)))
+    })
+}
+
+/// Never main content, by tag or role: Readability's unlikely roles and trafilatura's
+/// deleted tags (navigation, complementary, forms and controls, dialogs, menus, alerts).
+fn is_boilerplate(el: Element<'_>) -> bool {
+    if has_role(
+        el,
+        &[
+            "navigation",
+            "complementary",
+            "menu",
+            "menubar",
+            "alert",
+            "alertdialog",
+            "dialog",
+            "banner",
+            "contentinfo",
+            "search",
+        ],
+    ) {
+        return true;
+    }
+    if !el.in_html_ns() {
+        // SVG drawings and MathML: no prose (an SVG <text> label is not article text).
+        return true;
+    }
+    matches!(
+        *el.local(),
+        local_name!("nav")
+            | local_name!("aside")
+            | local_name!("footer")
+            | local_name!("menu")
+            | local_name!("dialog")
+            | local_name!("form")
+            | local_name!("button")
+            | local_name!("input")
+            | local_name!("select")
+            | local_name!("textarea")
+            | local_name!("iframe")
+            | local_name!("object")
+            | local_name!("embed")
+            | local_name!("canvas")
+            | local_name!("video")
+            | local_name!("audio")
+            | local_name!("map")
+    )
+}
+
+/// Readability's `unlikelyCandidates` and `okMaybeItsACandidate` patterns, as substrings of
+/// the lower-cased class and id.
+const UNLIKELY_HINTS: &[&str] = &[
+    "-ad-",
+    "ai2html",
+    "banner",
+    "breadcrumbs",
+    "combx",
+    "comment",
+    "community",
+    "cover-wrap",
+    "disqus",
+    "extra",
+    "footer",
+    "gdpr",
+    "header",
+    "legends",
+    "menu",
+    "related",
+    "remark",
+    "replies",
+    "rss",
+    "shoutbox",
+    "sidebar",
+    "skyscraper",
+    "social",
+    "sponsor",
+    "supplemental",
+    "ad-break",
+    "agegate",
+    "pagination",
+    "pager",
+    "popup",
+    "yom-remote",
+    "cookie",
+    "consent",
+];
+const MAYBE_HINTS: &[&str] = &[
+    "and", "article", "body", "column", "content", "main", "mathjax", "shadow",
+];
+/// `_getClassWeight`'s patterns.
+const NEGATIVE_HINTS: &[&str] = &[
+    "-ad-",
+    "hidden",
+    "banner",
+    "combx",
+    "comment",
+    "com-",
+    "contact",
+    "footer",
+    "gdpr",
+    "masthead",
+    "media",
+    "meta",
+    "outbrain",
+    "promo",
+    "related",
+    "scroll",
+    "share",
+    "shoutbox",
+    "sidebar",
+    "skyscraper",
+    "sponsor",
+    "shopping",
+    "tags",
+    "widget",
+];
+const POSITIVE_HINTS: &[&str] = &[
+    "article",
+    "body",
+    "content",
+    "entry",
+    "hentry",
+    "h-entry",
+    "main",
+    "page",
+    "pagination",
+    "post",
+    "text",
+    "blog",
+    "story",
+];
+
+fn matches_any(s: &str, hints: &[&str]) -> bool {
+    hints.iter().any(|h| s.contains(h))
+}
+
+/// The class and id, lower-cased, space-separated (empty when neither is set).
+pub(super) fn class_and_id(el: Element<'_>) -> String {
+    let class = el.attr(&local_name!("class")).unwrap_or("");
+    let id = el.attr(&local_name!("id")).unwrap_or("");
+    if class.is_empty() && id.is_empty() {
+        return String::new();
+    }
+    format!("{class} {id}").to_ascii_lowercase()
+}
+
+fn is_unlikely(el: Element<'_>) -> bool {
+    if el.is_html(&local_name!("body")) || el.is_html(&local_name!("a")) {
+        return false;
+    }
+    let hints = class_and_id(el);
+    !hints.is_empty() && matches_any(&hints, UNLIKELY_HINTS) && !matches_any(&hints, MAYBE_HINTS)
+}
+
+/// `_getClassWeight`: ±25 for the class and ±25 for the id.
+pub(super) fn class_weight(el: Element<'_>) -> f32 {
+    let mut w = 0.0;
+    for name in [local_name!("class"), local_name!("id")] {
+        if let Some(v) = el.attr(&name).filter(|v| !v.is_empty()) {
+            let v = v.to_ascii_lowercase();
+            let token_hid = v.split_ascii_whitespace().any(|t| t == "hid");
+            if token_hid || matches_any(&v, NEGATIVE_HINTS) {
+                w -= 25.0;
+            }
+            if matches_any(&v, POSITIVE_HINTS) {
+                w += 25.0;
+            }
+        }
+    }
+    w
+}
+
+/// Whether the element is a landmark for the page's main content.
+fn is_main_hint(el: Element<'_>) -> bool {
+    el.is_html(&local_name!("main"))
+        || el.is_html(&local_name!("article"))
+        || has_role(el, &["main", "article"])
+        || el
+            .attr(&LocalName::from("itemprop"))
+            .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
+}
+
+/// Characters and commas of a text run as it renders (whitespace runs count one).
+fn measure(s: &str) -> (u32, u32) {
+    let mut chars = 0u32;
+    let mut commas = 0u32;
+    let mut space = false;
+    for c in s.chars() {
+        if crate::text::is_html_space(c) {
+            space = true;
+            continue;
+        }
+        if space && chars > 0 {
+            chars = chars.saturating_add(1);
+        }
+        space = false;
+        chars = chars.saturating_add(1);
+        // Readability's `commas`: the comma in its Latin, Arabic and CJK forms.
+        if matches!(
+            c,
+            ',' | '\u{060C}'
+                | '\u{FE50}'
+                | '\u{FE10}'
+                | '\u{FE11}'
+                | '\u{2E41}'
+                | '\u{2E34}'
+                | '\u{2E32}'
+                | '\u{FF0C}'
+        ) {
+            commas = commas.saturating_add(1);
+        }
+    }
+    (chars, commas)
+}
+
+/// Readability scores text blocks of at least this many characters.
+const MIN_PARAGRAPH: u32 = 25;
+/// Ancestors a paragraph's score reaches.
+const SCORE_ANCESTORS: usize = 5;
+
+impl<'a> Page<'a> {
+    /// Measures the page. `strict`: leave unlikely-by-class subtrees out and weigh classes.
+    pub(super) fn measure(dom: &'a Dom, strict: bool) -> Page<'a> {
+        let n = dom.len();
+        let body = dom
+            .body()
+            .or_else(|| dom.document_element())
+            .unwrap_or(NodeId::DOCUMENT);
+        let mut page = Page {
+            dom,
+            order: vec![0; n],
+            flags: vec![0; n],
+            agg: vec![Agg::default(); n],
+            score: vec![0.0; n],
+            candidates: Vec::new(),
+            strict,
+            body,
+        };
+        page.pass();
+        page
+    }
+
+    /// One pre-order walk (explicit stack) that flags, then aggregates children into parents
+    /// on the way out.
+    fn pass(&mut self) {
+        let dom = self.dom;
+        // (node, leaving, visibility hidden inherited)
+        let mut stack: Vec<(NodeId, bool, bool)> = vec![(NodeId::DOCUMENT, false, false)];
+        let mut next_order = 0u32;
+        while let Some((id, leaving, vis)) = stack.pop() {
+            let i = id.index();
+            if leaving {
+                self.leave(id);
+                continue;
+            }
+            self.order[i] = next_order;
+            next_order = next_order.saturating_add(1);
+            match &dom.node(id).data {
+                NodeData::Text(t) => {
+                    if vis {
+                        continue;
+                    }
+                    let (chars, commas) = measure(dom.str(*t));
+                    if let Some(p) = dom.node(id).parent {
+                        let a = &mut self.agg[p.index()];
+                        a.text = a.text.saturating_add(chars);
+                        a.commas = a.commas.saturating_add(commas);
+                        a.own_text = a.own_text.saturating_add(chars);
+                        a.own_commas = a.own_commas.saturating_add(commas);
+                    }
+                }
+                NodeData::Element(data) => {
+                    let el = dom.element_of(data);
+                    let Some(vis) = shown(el, vis) else {
+                        self.flags[i] |= HIDDEN;
+                        continue;
+                    };
+                    if vis {
+                        self.flags[i] |= VIS_HIDDEN;
+                    }
+                    if is_boilerplate(el) {
+                        self.flags[i] |= BOILER;
+                        self.count_control(id, el);
+                        // Still numbered, so that a ref inside resolves to a position.
+                        self.number_subtree(id, &mut next_order);
+                        continue;
+                    }
+                    if is_unlikely(el) {
+                        self.flags[i] |= UNLIKELY;
+                        if self.strict {
+                            self.number_subtree(id, &mut next_order);
+                            continue;
+                        }
+                    }
+                    stack.push((id, true, vis));
+                    let start = stack.len();
+                    match closed_details_summary(dom, id, el) {
+                        Some(summary) => {
+                            // A closed <details> shows its summary only: the other children
+                            // are hidden for every later pass too.
+                            for c in dom.children(id) {
+                                if Some(c) == summary {
+                                    stack.push((c, false, vis));
+                                } else {
+                                    self.flags[c.index()] |= HIDDEN;
+                                }
+                            }
+                        }
+                        None => stack.extend(dom.children(id).map(|c| (c, false, vis))),
+                    }
+                    stack[start..].reverse();
+                }
+                NodeData::Document => {
+                    stack.extend(dom.children(id).map(|c| (c, false, vis)));
+                    let len = stack.len();
+                    stack[len - dom.children(id).count()..].reverse();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Controls and embeds are boilerplate, but Readability's conditional cleaning counts
+    /// them in their container.
+    fn count_control(&mut self, id: NodeId, el: Element<'_>) {
+        let Some(p) = self.dom.node(id).parent else {
+            return;
+        };
+        let a = &mut self.agg[p.index()];
+        match *el.local() {
+            local_name!("input") | local_name!("select") | local_name!("textarea") => {
+                a.inputs = a.inputs.saturating_add(1);
+            }
+            local_name!("iframe") | local_name!("object") | local_name!("embed") => {
+                a.embeds = a.embeds.saturating_add(1);
+            }
+            _ => {}
+        }
+    }
+
+    /// Positions for a subtree the pass does not measure.
+    fn number_subtree(&mut self, root: NodeId, next: &mut u32) {
+        for d in self.dom.descendants(root) {
+            self.order[d.index()] = *next;
+            *next = next.saturating_add(1);
+        }
+    }
+
+    /// Leaving an element: finish its own numbers, score it if it is a paragraph, and add it
+    /// to its parent.
+    fn leave(&mut self, id: NodeId) {
+        let dom = self.dom;
+        let Some(el) = dom.element(id) else { return };
+        let i = id.index();
+        let mut a = self.agg[i];
+        let html = el.in_html_ns();
+        if html {
+            match *el.local() {
+                local_name!("a") => {
+                    let hash = el
+                        .attr(&local_name!("href"))
+                        .is_some_and(|h| h.trim_start().starts_with('#'));
+                    a.link = a.text as f32 * if hash { 0.3 } else { 1.0 };
+                }
+                local_name!("p") => a.paragraphs += 1,
+                local_name!("img") => a.images += 1,
+                local_name!("li") => a.items += 1,
+                _ => {}
+            }
+            if heading_level(el).is_some() {
+                a.heading_text = a.text;
+            }
+        }
+        self.agg[i] = a;
+        // Paragraph-like blocks score onto their ancestors: Readability's tags to score, and
+        // a div holding only inline content (which Readability turns into a <p>).
+        let paragraph_like = html
+            && match *el.local() {
+                local_name!("p")
+                | local_name!("pre")
+                | local_name!("td")
+                | local_name!("section")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6") => true,
+                local_name!("div") => self.flags[i] & BLOCK_CHILD == 0,
+                _ => false,
+            };
+        if paragraph_like {
+            if a.text >= MIN_PARAGRAPH {
+                self.score_paragraph(id, a.text, a.commas);
+            }
+        } else if self.flags[i] & BLOCK_CHILD != 0 && a.own_text >= MIN_PARAGRAPH {
+            // Loose text beside blocks: Readability wraps it in a <p> whose parent is `el`.
+            self.init_candidate(id);
+            self.score[i] += paragraph_score(a.own_text, a.own_commas);
+            self.score_paragraph(id, a.own_text, a.own_commas);
+        }
+        let Some(parent) = dom.node(id).parent else {
+            return;
+        };
+        let p = parent.index();
+        let block = is_block(el);
+        if block {
+            self.flags[p] |= BLOCK_CHILD;
+        }
+        let pa = &mut self.agg[p];
+        pa.text = pa.text.saturating_add(a.text);
+        pa.link += a.link;
+        pa.commas = pa.commas.saturating_add(a.commas);
+        pa.paragraphs = pa.paragraphs.saturating_add(a.paragraphs);
+        pa.images = pa.images.saturating_add(a.images);
+        pa.items = pa.items.saturating_add(a.items);
+        pa.inputs = pa.inputs.saturating_add(a.inputs);
+        pa.embeds = pa.embeds.saturating_add(a.embeds);
+        pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
+        if !block {
+            pa.own_text = pa.own_text.saturating_add(a.text);
+            pa.own_commas = pa.own_commas.saturating_add(a.commas);
+        }
+    }
+
+    /// Adds a paragraph's score to up to five ancestors of `id` (not counting `id`): the
+    /// parent in full, the grandparent half, further ones a third of their level.
+    fn score_paragraph(&mut self, id: NodeId, chars: u32, commas: u32) {
+        let score = paragraph_score(chars, commas);
+        let dom = self.dom;
+        let mut level = 0usize;
+        let mut current = dom.node(id).parent;
+        while let Some(anc) = current {
+            if level >= SCORE_ANCESTORS {
+                break;
+            }
+            // Readability stops below the root element (an ancestor needs a parent element).
+            let Some(up) = dom.node(anc).parent else {
+                break;
+            };
+            if dom.element(anc).is_none() || dom.element(up).is_none() {
+                break;
+            }
+            self.init_candidate(anc);
+            let divider = match level {
+                0 => 1.0,
+                1 => 2.0,
+                l => l as f32 * 3.0,
+            };
+            self.score[anc.index()] += score / divider;
+            level += 1;
+            current = Some(up);
+        }
+    }
+
+    /// `_initializeNode`: a tag's base score and the class weight, once.
+    fn init_candidate(&mut self, id: NodeId) {
+        let i = id.index();
+        if self.flags[i] & CANDIDATE != 0 {
+            return;
+        }
+        self.flags[i] |= CANDIDATE;
+        self.candidates.push(id);
+        let Some(el) = self.dom.element(id) else {
+            return;
+        };
+        let base = if !el.in_html_ns() {
+            0.0
+        } else {
+            match *el.local() {
+                local_name!("div") => 5.0,
+                local_name!("pre") | local_name!("td") | local_name!("blockquote") => 3.0,
+                local_name!("address")
+                | local_name!("ol")
+                | local_name!("ul")
+                | local_name!("dl")
+                | local_name!("dd")
+                | local_name!("dt")
+                | local_name!("li")
+                | local_name!("form") => -3.0,
+                local_name!("h1")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6")
+                | local_name!("th") => -5.0,
+                // Not in Readability: the page's own word for its main content.
+                _ if is_main_hint(el) => 10.0,
+                _ => 0.0,
+            }
+        };
+        let weight = if self.strict { class_weight(el) } else { 0.0 };
+        self.score[i] = base + weight;
+    }
+
+    /// The final score of a candidate: its content score times (1 − link density).
+    fn final_score(&self, id: NodeId) -> f32 {
+        self.score[id.index()] * (1.0 - self.agg[id.index()].link_density())
+    }
+
+    /// The final score, 0 for an element that did not score.
+    pub(super) fn score_of(&self, id: NodeId) -> f32 {
+        if self.is_candidate(id) {
+            self.final_score(id)
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
+    /// `visibility:hidden` of its parent.
+    pub(super) fn text_hidden(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & HIDDEN != 0
+            || self
+                .dom
+                .node(id)
+                .parent
+                .is_some_and(|p| self.flags[p.index()] & VIS_HIDDEN != 0)
+    }
+
+    /// Whether the element has a block-level child.
+    pub(super) fn has_block_child(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & BLOCK_CHILD != 0
+    }
+
+    fn is_candidate(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & CANDIDATE != 0
+    }
+
+    /// The main content: the top candidate and the siblings that join it, in document
+    /// order; `None` when nothing on the page scored.
+    pub(super) fn main_content(&self) -> Option<Main> {
+        let mut top: Vec<(NodeId, f32)> = Vec::with_capacity(6);
+        for &c in &self.candidates {
+            if c == self.body || self.dom.element(c).is_none() {
+                continue;
+            }
+            let s = self.final_score(c);
+            // Ties keep the earlier candidate: the result depends on the page only.
+            let at = top.iter().position(|&(_, t)| s > t).unwrap_or(top.len());
+            if at < 5 {
+                top.insert(at, (c, s));
+                top.truncate(5);
+            }
+        }
+        let &(mut best, mut best_score) = top.first()?;
+        let score_of = |id: NodeId| self.score_of(id);
+        // Several near-equal candidates: their common container is the content.
+        let alternatives: Vec<NodeId> = top[1..]
+            .iter()
+            .filter(|&&(_, s)| best_score > 0.0 && s / best_score >= 0.75)
+            .map(|&(id, _)| id)
+            .collect();
+        if alternatives.len() >= 3 {
+            let mut up = self.parent_element(best);
+            while let Some(p) = up.filter(|&p| p != self.body) {
+                let containing = alternatives
+                    .iter()
+                    .filter(|&&alt| self.is_ancestor(p, alt))
+                    .count();
+                if containing >= 3 {
+                    best = p;
+                    best_score = score_of(p);
+                    break;
+                }
+                up = self.parent_element(p);
+            }
+        }
+        // Climb while the parent scores close to it (its siblings are content too).
+        let mut last = score_of(best).max(best_score);
+        let threshold = last / 3.0;
+        let mut up = self.parent_element(best);
+        while let Some(p) = up.filter(|&p| p != self.body) {
+            if !self.is_candidate(p) {
+                up = self.parent_element(p);
+                continue;
+            }
+            let s = score_of(p);
+            if s < threshold {
+                break;
+            }
+            if s > last {
+                best = p;
+                break;
+            }
+            last = s;
+            up = self.parent_element(p);
+        }
+        // An only child says no more than its parent.
+        while let Some(p) = self.parent_element(best).filter(|&p| p != self.body) {
+            if self
+                .dom
+                .children(p)
+                .filter(|&c| self.dom.element(c).is_some())
+                .count()
+                != 1
+            {
+                break;
+            }
+            best = p;
+        }
+        Some(Main {
+            top: best,
+            parts: self.join_siblings(best),
+        })
+    }
+
+    fn parent_element(&self, id: NodeId) -> Option<NodeId> {
+        self.dom
+            .node(id)
+            .parent
+            .filter(|&p| self.dom.element(p).is_some())
+    }
+
+    fn is_ancestor(&self, anc: NodeId, mut id: NodeId) -> bool {
+        while let Some(p) = self.dom.node(id).parent {
+            if p == anc {
+                return true;
+            }
+            id = p;
+        }
+        false
+    }
+
+    /// The top candidate with the siblings that score close to it, or are paragraphs of
+    /// prose, in document order.
+    fn join_siblings(&self, top: NodeId) -> Vec<NodeId> {
+        let Some(parent) = self.parent_element(top) else {
+            return vec![top];
+        };
+        let top_score = if self.is_candidate(top) {
+            self.final_score(top)
+        } else {
+            0.0
+        };
+        let threshold = (top_score * 0.2).max(10.0);
+        let top_class = self
+            .dom
+            .element(top)
+            .and_then(|e| e.attr(&local_name!("class")))
+            .filter(|c| !c.is_empty());
+        let mut parts = Vec::new();
+        for s in self.dom.children(parent) {
+            let Some(el) = self.dom.element(s) else {
+                continue;
+            };
+            if s == top {
+                parts.push(s);
+                continue;
+            }
+            if self.flags[s.index()] & (HIDDEN | BOILER) != 0
+                || (self.strict && self.flags[s.index()] & UNLIKELY != 0)
+            {
+                continue;
+            }
+            let bonus = match (top_class, el.attr(&local_name!("class"))) {
+                (Some(a), Some(b)) if a == b => top_score * 0.2,
+                _ => 0.0,
+            };
+            let joins = if self.is_candidate(s) && self.final_score(s) + bonus >= threshold {
+                true
+            } else if el.is_html(&local_name!("p")) {
+                let a = self.agg[s.index()];
+                let density = a.link_density();
+                if a.text > 80 {
+                    density < 0.25
+                } else {
+                    a.text > 0 && a.link == 0.0 && ends_a_sentence(self.dom, s)
+                }
+            } else {
+                false
+            };
+            if joins {
+                parts.push(s);
+            }
+        }
+        parts
+    }
+}
+
+/// A paragraph's own score: 1, plus 1 per comma-separated piece, plus 1 per 100 characters
+/// up to 3.
+fn paragraph_score(chars: u32, commas: u32) -> f32 {
+    1.0 + (commas as f32 + 1.0) + (chars / 100).min(3) as f32
+}
+
+/// Readability's test for a short paragraph of prose: a full stop followed by a space or the
+/// end (`/\.( |$)/`).
+fn ends_a_sentence(dom: &Dom, id: NodeId) -> bool {
+    let mut text = String::new();
+    for d in dom.descendants(id) {
+        if let Some(t) = dom.text(d) {
+            text.push_str(t);
+            if text.len() > 400 {
+                break;
+            }
+        }
+    }
+    let text = crate::text::normalize(&text);
+    text.ends_with('.') || text.contains(". ")
+}
+
+/// The main content found.
+pub(super) struct Main {
+    /// The top candidate (after climbing): the element named as the main content.
+    pub top: NodeId,
+    /// The elements read, in document order: the top candidate and the siblings joining it.
+    pub parts: Vec<NodeId>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn main_of(html: &str) -> Option<String> {
+        let dom = Dom::parse(html);
+        let page = Page::measure(&dom, true);
+        let main = page.main_content()?;
+        let el = dom.element(main.top)?;
+        Some(
+            el.attr(&local_name!("id"))
+                .unwrap_or(el.local())
+                .to_string(),
+        )
+    }
+
+    const PROSE: &str = "This paragraph is long enough to count, with commas, clauses, and \
+                         more than a hundred characters of running text in it.";
+
+    #[test]
+    fn measures_text_as_it_renders() {
+        assert_eq!(measure("  a \n b, c  "), (6, 1));
+        assert_eq!(measure("金价，今日"), (5, 1));
+    }
+
+    #[test]
+    fn the_container_of_the_prose_wins() {
+        let html = format!(
+            "<div id=nav><a href=/>Home</a> <a href=/b>Blog</a></div>\
+             <div id=story><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=side><p><a href=/x>{PROSE}</a></p></div>"
+        );
+        assert_eq!(main_of(&html).as_deref(), Some("story"));
+    }
+
+    #[test]
+    fn class_hints_and_link_density_count() {
+        // Same prose: the comment box loses to the article body on its class, the link list
+        // on its link density.
+        let html = format!(
+            "<div id=a class=comments><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=b class=post-body><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=c><p><a href=/1>{PROSE}</a></p><p><a href=/2>{PROSE}</a></p></div>"
+        );
+        assert_eq!(main_of(&html).as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn boilerplate_and_hidden_text_do_not_score() {
+        let html = format!(
+            "<nav id=n><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></nav>\
+             <div id=h hidden><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=real><p>{PROSE}</p></div>"
+        );
+        assert_eq!(main_of(&html).as_deref(), Some("real"));
+    }
+
+    #[test]
+    fn nothing_to_score_is_none() {
+        assert_eq!(main_of("<a href=/>Home</a><button>Go</button>"), None);
+    }
+}

@@ -1,0 +1,483 @@
+//! A stage beside [`render`](mod@crate::render): the page's main content as readable lines,
+//! under a hard character budget.
+//!
+//! [`content`] finds the main content offline, the way Mozilla Readability does (paragraphs
+//! score onto their ancestors, class and id hints, link density, the siblings that join the
+//! top candidate), with `<main>`, `<article>`, `role=main` and `itemprop=articleBody` as
+//! extra hints and navigation, asides, footers, forms, dialogs and cookie banners left out.
+//! [`blocks`] turns it into markdown-like blocks; this module spends the budget on them in
+//! document order and says where to continue:
+//!
+//! ```text
+//! [read] url=https://example.com/a title="Gold prices" chars=312 truncated=false
+//! # Gold hits a record [ref=e4]
+//! Prices rose 2% on Tuesday, says the [central bank](e5).
+//! - Spot: $2,400
+//! > "Demand is strong," said one trader.
+//! | Metal | Price |
+//! | --- | --- |
+//! | Gold | $2,400 |
+//! ```
+//!
+//! Refs are the [`Document`]'s refs: `e5` here is `e5` in the snapshot and in queries. The
+//! same hidden rules as everywhere apply ([`crate::aria::hidden`]): hidden text never reaches
+//! the output. Every pass uses an explicit stack or the arena's links: no recursion on page
+//! depth.
+
+mod blocks;
+mod content;
+
+use serde::Serialize;
+
+use crate::aria::Index;
+use crate::document::Document;
+use crate::parse::{Dom, NodeId};
+use crate::render::{attr_value, node_ref, quote, RefMap, RenderOptions, TruncateReason};
+use crate::render::{MAX_TITLE_CHARS, MAX_URL_CHARS};
+use crate::text::truncate_with_ellipsis;
+use crate::tree::{NodeTree, Ref, TreeNode};
+
+use blocks::{shows_ref, Block, Extract};
+use content::Page;
+
+/// Budgets for [`Document::read`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Hard limit on `text.chars().count()`, header and last line included.
+    pub max_chars_total: usize,
+    /// Start at the block that holds this ref (from a cut read's last line, or any ref of
+    /// the page: a ref outside the main content starts at the next block after it).
+    pub from: Option<Ref>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            max_chars_total: 12_000,
+            from: None,
+        }
+    }
+}
+
+/// What the read wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadStats {
+    /// Characters of `text`.
+    pub chars: usize,
+    /// Blocks (lines, code blocks, table rows) written, a cut one included.
+    pub blocks: usize,
+    pub truncated: bool,
+    pub truncate_reasons: Vec<TruncateReason>,
+    /// The ref of the element found as the main content, when it has one.
+    pub main: Option<Ref>,
+    /// Where to continue a cut read (`ReadOptions::from`); `None` when nothing is left, or
+    /// when the only block left to show is larger than the whole budget.
+    pub next: Option<Ref>,
+}
+
+/// A read: the text, the refs it shows, and what it wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadResult {
+    pub text: String,
+    pub refs: RefMap,
+    pub stats: ReadStats,
+}
+
+/// Why a read has no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// `from` names no element of the page.
+    #[error(
+        "ref {0} not found: continue with the ref a cut read names on its last line \
+         (read --from eN), or with a ref from the page's snapshot"
+    )]
+    RefNotFound(Ref),
+}
+
+/// Reads a ref as models copy it: `e57`, `@e57` or `ref=e57`.
+///
+/// ```
+/// use agent_snapshot::read::parse_ref;
+///
+/// assert_eq!(parse_ref(" @e57").map(|r| r.number()), Some(57));
+/// assert_eq!(parse_ref("ref=e3").map(|r| r.number()), Some(3));
+/// assert!(parse_ref("57").is_none());
+/// ```
+pub fn parse_ref(s: &str) -> Option<Ref> {
+    let s = s.trim();
+    let s = s.strip_prefix("ref=").unwrap_or(s);
+    Ref::parse(s.strip_prefix('@').unwrap_or(s))
+}
+
+/// The main content's blocks and where they came from.
+struct Extracted {
+    blocks: Vec<Block>,
+    main: Option<NodeId>,
+    order: Vec<u32>,
+}
+
+/// Finds the main content and its blocks. Readability's fallback: when the strict attempt
+/// (unlikely classes out, class weights, conditional cleaning) keeps under 500 characters,
+/// a relaxed one runs. Unlike Readability, the relaxed result must be twice as long to win:
+/// a short article stays short rather than gaining the sidebar its rules had removed.
+fn extract(dom: &Dom, index: &Index, ref_of: &[u32], title: Option<&str>) -> Extracted {
+    let strict = attempt(dom, index, ref_of, title, true);
+    let chars = |e: &Extracted| e.blocks.iter().map(|b| b.text.len()).sum::<usize>();
+    if chars(&strict) >= 500 {
+        return strict;
+    }
+    let relaxed = attempt(dom, index, ref_of, title, false);
+    if chars(&relaxed) > 2 * chars(&strict) {
+        relaxed
+    } else {
+        strict
+    }
+}
+
+fn attempt(
+    dom: &Dom,
+    index: &Index,
+    ref_of: &[u32],
+    title: Option<&str>,
+    strict: bool,
+) -> Extracted {
+    let page = Page::measure(dom, strict);
+    let (main, parts) = match page.main_content() {
+        Some(m) => (Some(m.top), m.parts),
+        // Nothing scored (no paragraph of 25 characters): the whole body is the content.
+        None => (None, vec![page.body]),
+    };
+    let blocks = Extract::new(&page, index, ref_of, title).run(&parts);
+    Extracted {
+        blocks,
+        main,
+        order: page.order,
+    }
+}
+
+/// The ref number of every arena node (0: none).
+fn ref_numbers(dom: &Dom, refs: &[NodeId]) -> Vec<u32> {
+    let mut ref_of = vec![0u32; dom.len()];
+    for (i, id) in refs.iter().enumerate() {
+        if let Some(slot) = ref_of.get_mut(id.index()) {
+            *slot = u32::try_from(i + 1).unwrap_or(0);
+        }
+    }
+    ref_of
+}
+
+/// [`Document::main_content`].
+pub(crate) fn main_content(dom: &Dom, index: &Index, refs: &[NodeId]) -> Option<NodeId> {
+    let ref_of = ref_numbers(dom, refs);
+    extract(dom, index, &ref_of, None).main
+}
+
+/// [`Document::read`].
+pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, ReadError> {
+    let dom = doc.dom();
+    let refs = doc.refs();
+    let tree = doc.tree();
+    let ref_of = ref_numbers(dom, refs);
+    let found = extract(dom, doc.index(), &ref_of, tree.title.as_deref());
+    let blocks = &found.blocks;
+    // Where to start: the block holding `from` (or the first after it).
+    let first = match opts.from {
+        None => 0,
+        Some(r) => {
+            let id = usize::try_from(r.number())
+                .ok()
+                .and_then(|n| refs.get(n - 1))
+                .ok_or(ReadError::RefNotFound(r))?;
+            block_at(blocks, found.order[id.index()])
+        }
+    };
+    let head = Head {
+        tree,
+        main: found.main.and_then(|m| Ref::new(ref_of[m.index()])),
+        from: opts.from,
+    };
+    let laid = lay_out(&blocks[first..], opts.max_chars_total, &head);
+    let next = laid.cut.and_then(|cut| {
+        next_ref(
+            blocks,
+            first,
+            first + cut.block,
+            cut.partial,
+            refs,
+            &found.order,
+        )
+    });
+    let truncated = laid.cut.is_some();
+    let mut body = String::new();
+    for line in &laid.lines {
+        body.push('\n');
+        body.push_str(line);
+    }
+    if laid.cut.is_some() {
+        body.push('\n');
+        body.push_str(&cut_line(opts.max_chars_total, next));
+    } else if blocks.get(first).is_none() {
+        body.push('\n');
+        body.push_str(match opts.from {
+            Some(_) => "... (nothing of the main content after this ref)",
+            None => "... (no main content found: try snapshot)",
+        });
+    }
+    // The header counts the whole text, itself included: settle the width of the count.
+    let body_chars = body.chars().count();
+    let mut total = body_chars;
+    for _ in 0..3 {
+        total = body_chars + head.line(total, truncated, next).chars().count();
+    }
+    let mut text = head.line(total, truncated, next);
+    text.push_str(&body);
+    let mut reasons = Vec::new();
+    if truncated {
+        reasons.push(TruncateReason::MaxCharsTotal);
+    }
+    // Only a budget smaller than the header itself gets here: cut, on a char boundary.
+    if text.chars().count() > opts.max_chars_total {
+        if let Some((cut, _)) = text.char_indices().nth(opts.max_chars_total) {
+            text.truncate(cut);
+        }
+        if reasons.is_empty() {
+            reasons.push(TruncateReason::MaxCharsTotal);
+        }
+    }
+    let shown: Vec<u32> = laid.refs;
+    Ok(ReadResult {
+        stats: ReadStats {
+            chars: text.chars().count(),
+            blocks: laid.lines.len(),
+            truncated: !reasons.is_empty(),
+            truncate_reasons: reasons,
+            main: head.main,
+            next,
+        },
+        refs: ref_map(tree, &shown),
+        text,
+    })
+}
+
+/// The first block at or after page position `order`.
+fn block_at(blocks: &[Block], order: u32) -> usize {
+    blocks.partition_point(|b| b.end <= order)
+}
+
+/// Where a cut read continues so that nothing is lost: a ref whose block is after the first
+/// block shown and at or before the first block not shown in full. `None` when no such ref
+/// exists (the rest of a block larger than the budget is then out of reach of `--from`).
+fn next_ref(
+    blocks: &[Block],
+    first: usize,
+    cut: usize,
+    partial: bool,
+    refs: &[NodeId],
+    order: &[u32],
+) -> Option<Ref> {
+    // A block cut because it alone is larger than the budget: continue after it.
+    let target = if partial && cut == first {
+        cut + 1
+    } else {
+        cut
+    };
+    let block = blocks.get(target)?;
+    if let Some(&r) = block.refs.first() {
+        return Ref::new(r);
+    }
+    // The last ref of the page at or before the block's start.
+    let at = refs.partition_point(|id| order[id.index()] <= block.start);
+    let r = at.checked_sub(1)?;
+    let j = block_at(blocks, order[refs[r].index()]);
+    (j > first && j <= target)
+        .then(|| Ref::new(u32::try_from(r + 1).ok()?))
+        .flatten()
+}
+
+/// The header's facts.
+struct Head<'a> {
+    tree: &'a NodeTree,
+    main: Option<Ref>,
+    from: Option<Ref>,
+}
+
+impl Head<'_> {
+    /// `[read] url=… title="…" main=e12 from=e40 chars=… truncated=… next=e57`.
+    fn line(&self, chars: usize, truncated: bool, next: Option<Ref>) -> String {
+        use std::fmt::Write as _;
+        let mut h = String::from("[read]");
+        if let Some(u) = &self.tree.url {
+            let _ = write!(
+                h,
+                " url={}",
+                attr_value(&truncate_with_ellipsis(u, MAX_URL_CHARS))
+            );
+        }
+        if let Some(t) = &self.tree.title {
+            let _ = write!(
+                h,
+                " title={}",
+                quote(&truncate_with_ellipsis(t, MAX_TITLE_CHARS))
+            );
+        }
+        if let Some(m) = self.main {
+            let _ = write!(h, " main={m}");
+        }
+        if let Some(f) = self.from {
+            let _ = write!(h, " from={f}");
+        }
+        let _ = write!(h, " chars={chars} truncated={truncated}");
+        if let Some(n) = next {
+            let _ = write!(h, " next={n}");
+        }
+        h
+    }
+
+    /// The longest this header can get.
+    fn worst(&self) -> usize {
+        self.line(usize::MAX, true, Ref::new(u32::MAX))
+            .chars()
+            .count()
+    }
+}
+
+fn cut_line(max: usize, next: Option<Ref>) -> String {
+    match next {
+        Some(r) => format!("... (cut at {max} chars; continue with: read --from {r})"),
+        None => format!("... (cut at {max} chars; read with a larger --max-chars for the rest)"),
+    }
+}
+
+/// Where the budget ran out: the block (counted from the first shown) not shown in full,
+/// and whether part of it was.
+#[derive(Clone, Copy)]
+struct Cut {
+    block: usize,
+    partial: bool,
+}
+
+struct Laid {
+    lines: Vec<String>,
+    refs: Vec<u32>,
+    cut: Option<Cut>,
+}
+
+/// A block is cut inside only when at least this much room is left (or nothing is shown
+/// yet); otherwise the read stops at the block boundary.
+const MIN_PARTIAL: usize = 200;
+
+/// Spends `max` characters on the header, the blocks in order and, when they do not all
+/// fit, the last line.
+fn lay_out(blocks: &[Block], max: usize, head: &Head<'_>) -> Laid {
+    let costs: Vec<usize> = blocks.iter().map(|b| 1 + b.text.chars().count()).collect();
+    let header = head.worst();
+    let all: usize = costs.iter().sum();
+    let mut laid = Laid {
+        lines: Vec::new(),
+        refs: Vec::new(),
+        cut: None,
+    };
+    if header + all <= max {
+        for b in blocks {
+            laid.lines.push(b.text.clone());
+            laid.refs.extend(&b.refs);
+        }
+        return laid;
+    }
+    let worst_cut = cut_line(max, Ref::new(u32::MAX))
+        .chars()
+        .count()
+        .max(cut_line(max, None).chars().count());
+    let budget = max.saturating_sub(header + 1 + worst_cut);
+    let mut used = 0;
+    for (i, (b, cost)) in blocks.iter().zip(&costs).enumerate() {
+        if used + cost <= budget {
+            used += cost;
+            laid.lines.push(b.text.clone());
+            laid.refs.extend(&b.refs);
+            continue;
+        }
+        let room = budget.saturating_sub(used + 1);
+        let mut partial = false;
+        if room >= MIN_PARTIAL || (laid.lines.is_empty() && room > 0) {
+            if let Some(kept) = cut_block(b, room) {
+                laid.refs
+                    .extend(b.refs.iter().filter(|&&r| shows_ref(&kept, r)));
+                laid.lines.push(kept);
+                partial = true;
+            }
+        }
+        laid.cut = Some(Cut { block: i, partial });
+        break;
+    }
+    laid
+}
+
+/// The start of a block in at most `room` characters: whole lines of code (the fence closed),
+/// else words and an ellipsis. `None` when nothing useful fits.
+fn cut_block(b: &Block, room: usize) -> Option<String> {
+    const FENCE: &str = "\n```";
+    if b.code {
+        let mut kept = String::new();
+        let mut chars = 0;
+        for line in b.text.lines() {
+            let cost = usize::from(!kept.is_empty()) + line.chars().count();
+            if chars + cost + FENCE.len() > room {
+                break;
+            }
+            if !kept.is_empty() {
+                kept.push('\n');
+            }
+            kept.push_str(line);
+            chars += cost;
+        }
+        // The opening fence alone says nothing.
+        if !kept.contains('\n') {
+            return None;
+        }
+        kept.push_str(FENCE);
+        return Some(kept);
+    }
+    let (head, _) = crate::text::truncate_chars(&b.text, room);
+    // Back to the last word boundary, unless that loses most of what fits.
+    let head = match head.rfind(' ') {
+        Some(i) if i >= head.len() / 2 => &head[..i],
+        _ => head,
+    };
+    let head = head.trim_end();
+    if head.is_empty() {
+        return None;
+    }
+    Some(format!("{head}{}", crate::text::ELLIPSIS))
+}
+
+/// The ref map entries of the refs shown, first appearance first.
+fn ref_map(tree: &NodeTree, shown: &[u32]) -> RefMap {
+    if shown.is_empty() {
+        return RefMap::default();
+    }
+    let mut by_number: std::collections::HashMap<u32, &TreeNode> =
+        std::collections::HashMap::with_capacity(shown.len());
+    let wanted: std::collections::HashSet<u32> = shown.iter().copied().collect();
+    let mut stack = vec![&tree.tree];
+    while let Some(node) = stack.pop() {
+        if let Some(r) = node.ref_ {
+            if wanted.contains(&r.number()) {
+                by_number.entry(r.number()).or_insert(node);
+            }
+        }
+        stack.extend(&node.children);
+    }
+    let opts = RenderOptions::default();
+    let mut seen = std::collections::HashSet::new();
+    let entries = shown
+        .iter()
+        .filter(|&&n| seen.insert(n))
+        .filter_map(|&n| Some(node_ref(Ref::new(n)?, by_number.get(&n)?, &opts)))
+        .collect();
+    RefMap::from_entries(entries)
+}
+
+#[cfg(test)]
+mod tests;

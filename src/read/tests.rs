@@ -1,0 +1,291 @@
+use super::*;
+use crate::walk::TreeOptions;
+
+const PROSE: &str = "This paragraph is long enough to count, with commas, clauses, and more \
+                     than a hundred characters of running text in it.";
+
+fn read_with(html: &str, opts: &ReadOptions) -> ReadResult {
+    let doc = Document::parse(html, &TreeOptions::default());
+    doc.read(opts).expect("read")
+}
+
+fn read(html: &str) -> String {
+    read_with(html, &ReadOptions::default()).text
+}
+
+/// The lines after the header.
+fn body(text: &str) -> Vec<&str> {
+    text.lines().skip(1).collect()
+}
+
+#[test]
+fn formats_each_kind_of_block() {
+    let html = format!(
+        "<title>Site</title><div><h2>Section</h2><p>{PROSE} See <a href=/x>the source</a>.</p>\
+         <ul><li>one</li><li>two <b>bold</b></li></ul><ol start=3><li>three</li></ol>\
+         <blockquote><p>Quoted words.</p></blockquote>\
+         <pre>fn main() {{\n    println!();\n}}</pre>\
+         <table><tr><th>Metal</th><th>Price</th></tr><tr><td>Gold</td><td>2 | 3</td></tr></table>\
+         <p><img src=a.png alt='A chart'> <img src=b.png alt=''> <img src=c.png alt=IMG_1.JPG></p></div>"
+    );
+    let text = read(&html);
+    let lines = body(&text);
+    let paragraph = format!("{PROSE} See [the source](e2).");
+    assert_eq!(
+        lines,
+        [
+            "## Section [ref=e1]",
+            paragraph.as_str(),
+            "- one",
+            "- two bold",
+            "3. three",
+            "> Quoted words.",
+            "```",
+            "fn main() {",
+            "    println!();",
+            "}",
+            "```",
+            "| Metal | Price |",
+            "| --- | --- |",
+            "| Gold | 2 \\| 3 |",
+            "![A chart](e10)",
+        ],
+        "{text}"
+    );
+    assert!(text.starts_with("[read] title=\"Site\" chars="), "{text}");
+}
+
+#[test]
+fn boilerplate_stays_out() {
+    let html = format!(
+        "<header><a href=/>Logo</a><nav><a href=/a>Menu item</a></nav></header>\
+         <div class=sidebar><p>{PROSE} SIDEBAR</p></div>\
+         <main><p>{PROSE}</p><p>{PROSE}</p><form><input><button>Subscribe</button></form></main>\
+         <footer><p>{PROSE} FOOTER</p></footer>\
+         <div class=cookie-consent><p>We use cookies, to track you, everywhere you go.</p></div>"
+    );
+    let text = read(&html);
+    for bad in [
+        "Menu item",
+        "SIDEBAR",
+        "FOOTER",
+        "Subscribe",
+        "cookies",
+        "Logo",
+    ] {
+        assert!(!text.contains(bad), "{bad} in\n{text}");
+    }
+    assert_eq!(body(&text).len(), 2, "{text}");
+}
+
+#[test]
+fn refs_are_the_documents_refs() {
+    let html =
+        format!("<nav><a href=/>Home</a></nav><div><p>{PROSE} <a href=/x>more</a></p></div>");
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let r = doc.read(&ReadOptions::default()).expect("read");
+    assert!(r.text.contains("[more](e2)"), "{}", r.text);
+    let entry = r.refs.get("e2").expect("in the map");
+    assert_eq!(entry.name.as_deref(), Some("more"));
+    assert_eq!(r.refs.len(), 1);
+    let snap = doc.snapshot(&RenderOptions::default()).text;
+    assert!(snap.contains("link \"more\" [href=/x] [ref=e2]"), "{snap}");
+}
+
+#[test]
+fn a_first_heading_that_repeats_the_title_is_left_out() {
+    let html = format!("<title>Gold prices | News</title><h1>Gold prices</h1><p>{PROSE}</p>");
+    let text = read(&html);
+    assert!(!text.contains("# Gold"), "{text}");
+    let html = format!("<title>Gold prices | News</title><h1>Silver</h1><p>{PROSE}</p>");
+    assert!(read(&html).contains("# Silver"));
+}
+
+#[test]
+fn empty_links_and_images_without_alt_leave_no_marks() {
+    let html = format!("<div><p>{PROSE} <a href=/x> </a><a href=/y><img src=x></a> end.</p></div>");
+    let text = read(&html);
+    assert!(text.contains(&format!("{PROSE} end.")), "{text}");
+    assert!(!body(&text).concat().contains('['), "{text}");
+}
+
+fn long_article(paragraphs: usize) -> String {
+    let mut html = String::from("<title>Long</title><nav><a href=/>Home</a></nav><article>");
+    for i in 0..paragraphs {
+        if i % 5 == 0 {
+            html.push_str(&format!("<h2>Part {i}</h2>"));
+        }
+        if i % 3 == 0 {
+            html.push_str(&format!(
+                "<p>Paragraph {i} has a <a href=/l{i}>link {i}</a>, and words, many words, to read.</p>"
+            ));
+        } else {
+            html.push_str(&format!(
+                "<p>Paragraph {i} is plain prose, with commas, and no link at all.</p>"
+            ));
+        }
+    }
+    html.push_str("</article><footer><a href=/about>About</a></footer>");
+    html
+}
+
+#[test]
+fn every_budget_holds_and_pieces_cover_the_whole_read() {
+    let html = long_article(120);
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let whole = doc
+        .read(&ReadOptions {
+            max_chars_total: 1_000_000,
+            from: None,
+        })
+        .expect("read");
+    assert!(!whole.stats.truncated);
+    let all = body(&whole.text);
+    assert!(all.len() > 140, "{}", all.len());
+    for max in [600, 1000, 2500] {
+        let mut seen: Vec<String> = Vec::new();
+        let mut from = None;
+        let mut pieces = 0;
+        loop {
+            let r = doc
+                .read(&ReadOptions {
+                    max_chars_total: max,
+                    from,
+                })
+                .expect("read");
+            assert!(r.text.chars().count() <= max, "{max}: {}", r.text);
+            assert_eq!(r.stats.chars, r.text.chars().count());
+            let header = r.text.lines().next().unwrap();
+            assert!(
+                header.contains(&format!("chars={}", r.stats.chars)),
+                "{header}"
+            );
+            seen.extend(
+                body(&r.text)
+                    .into_iter()
+                    .filter(|l| !l.starts_with("... ("))
+                    .map(str::to_string),
+            );
+            pieces += 1;
+            assert!(pieces < 500, "no progress at {max}");
+            match r.stats.next {
+                Some(next) => {
+                    assert!(r.text.ends_with(&format!("read --from {next})")));
+                    from = Some(next);
+                }
+                None => {
+                    assert!(!r.stats.truncated, "{max}: cut without a way on");
+                    break;
+                }
+            }
+        }
+        for line in &all {
+            assert!(seen.iter().any(|s| s == line), "{max}: lost {line:?}");
+        }
+        assert!(pieces > 1);
+    }
+}
+
+#[test]
+fn from_starts_at_the_block_of_the_ref() {
+    let html = long_article(20);
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let whole = doc.read(&ReadOptions::default()).expect("read");
+    // e1 is the nav link before the content: reading from it reads everything.
+    let from_nav = doc
+        .read(&ReadOptions {
+            from: Ref::parse("e1"),
+            ..Default::default()
+        })
+        .expect("read");
+    assert_eq!(body(&from_nav.text), body(&whole.text));
+    let link = whole.refs.iter().nth(3).expect("a fourth ref").ref_.clone();
+    let from = doc
+        .read(&ReadOptions {
+            from: Ref::parse(&link),
+            ..Default::default()
+        })
+        .expect("read");
+    let first = body(&from.text)[0];
+    assert!(
+        first.contains(&format!("({link})")) || first.contains(&format!("[ref={link}]")),
+        "{first}"
+    );
+    assert!(from
+        .text
+        .lines()
+        .next()
+        .unwrap()
+        .contains(&format!("from={link}")));
+    let missing = doc.read(&ReadOptions {
+        from: Ref::new(9_999),
+        ..Default::default()
+    });
+    assert!(matches!(missing, Err(ReadError::RefNotFound(_))));
+}
+
+#[test]
+fn a_tiny_budget_never_splits_a_char() {
+    let html = format!(
+        "<title>金价今日</title><p>{}</p>",
+        "金价今日，上涨。".repeat(200)
+    );
+    for max in [0, 1, 5, 17, 40, 80, 150, 300] {
+        let r = read_with(
+            &html,
+            &ReadOptions {
+                max_chars_total: max,
+                from: None,
+            },
+        );
+        assert!(r.text.chars().count() <= max, "{max}: {}", r.text);
+        assert!(r.stats.truncated);
+    }
+}
+
+#[test]
+fn a_block_larger_than_the_budget_is_cut_on_a_word() {
+    let html = format!("<p>{}</p>", "word ".repeat(2000));
+    let r = read_with(
+        &html,
+        &ReadOptions {
+            max_chars_total: 500,
+            from: None,
+        },
+    );
+    let lines = body(&r.text);
+    assert!(lines[0].ends_with("word…"), "{}", r.text);
+    assert!(lines[1].starts_with("... (cut at 500 chars"), "{}", r.text);
+    assert_eq!(r.stats.next, None);
+}
+
+#[test]
+fn hostile_shapes_stay_linear() {
+    let deep = format!("{}{PROSE}", "<div>".repeat(100_000));
+    assert!(read(&deep).contains("running text"));
+    let wide = format!("<div>{}</div>", "<p>x, y</p>".repeat(200_000));
+    let r = read_with(&wide, &ReadOptions::default());
+    assert!(r.text.chars().count() <= 12_000);
+    let lists = format!(
+        "{}x{}",
+        "<ul><li>".repeat(5_000),
+        "</li></ul>".repeat(5_000)
+    );
+    let r = read_with(&lists, &ReadOptions::default());
+    assert!(r.text.chars().count() <= 12_000);
+}
+
+#[test]
+fn nothing_to_read_says_so() {
+    let text = read("");
+    assert_eq!(body(&text), ["... (no main content found: try snapshot)"]);
+}
+
+#[test]
+fn loose_text_of_a_closed_details_stays_out() {
+    let html = format!(
+        "<div><p>{PROSE}</p><details><summary>More</summary>SECRET <b>SECRET</b></details></div>"
+    );
+    let text = read(&html);
+    assert!(text.contains("More") && !text.contains("SECRET"), "{text}");
+}
