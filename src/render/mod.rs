@@ -466,19 +466,18 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
         }
     };
     // (class, headings only)
-    // The main content's headings first, then its prose (paragraphs and text of some
-    // length, few links), then the rest of it: an infobox or a gallery must not crowd out the
+    // The main content's prose (headings, and paragraphs and text of some length with few
+    // links) first, then the rest of it: an infobox or a gallery must not crowd out the
     // article around it.
     let passes = [
         (plan::P_KEY, Stage::All),
-        (plan::P_MAIN, Stage::Headings),
         (plan::P_MAIN, Stage::Prose),
         (plan::P_MAIN, Stage::Rest),
         (plan::P_REST, Stage::All),
         (plan::P_ASIDE, Stage::All),
         (plan::P_CHROME, Stage::All),
     ];
-    // Main text leaves a sixth of the budget to the rest of the page (its controls, the
+    // Main text leaves a tenth of the budget to the rest of the page (its controls, the
     // way around it), when there is a rest: a long article must not hide every control.
     let rest_pending = (1..n).any(|i| {
         plan.kind[i] == plan::Kind::Line
@@ -495,8 +494,7 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             let is_heading = flat[i].node.role.as_deref() == Some("heading");
             let wanted = match stage {
                 Stage::All => true,
-                Stage::Headings => is_heading,
-                Stage::Prose => !is_heading && plan.prose[i],
+                Stage::Prose => is_heading || plan.prose[i],
                 Stage::Rest => !is_heading && !plan.prose[i],
             };
             if !wanted {
@@ -532,7 +530,9 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             }
             let crowded = std::iter::once(i).chain(chain.iter().copied()).any(|x| {
                 let p = flat[x].parent as usize;
-                plan.shown[p]
+                // (The page itself is no list: its children are never capped.)
+                p != 0
+                    && plan.shown[p]
                     && !(plan.in_main[p] && plan.main != 0)
                     && !plan.prose[x]
                     && class != plan::P_KEY
@@ -630,7 +630,6 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
 #[derive(Clone, Copy)]
 enum Stage {
     All,
-    Headings,
     Prose,
     Rest,
 }
