@@ -888,15 +888,13 @@ fn user_browser(browser: &Path, profile: &Path) -> (Child, String) {
 }
 
 /// Clicks the overlay's Resume button as a person would: found through the DevTools
-/// protocol (which sees into closed shadow roots), pressed with real mouse events.
-async fn press_resume(ws: &str, url_part: &str) {
+/// protocol (which sees into closed shadow roots), pressed with real mouse events. `browser`
+/// was connected before the agent opened its tab, so it knows the tab.
+async fn press_resume(browser: &chromiumoxide::Browser, url_part: &str) {
     use chromiumoxide::cdp::browser_protocol::dom::{GetBoxModelParams, GetDocumentParams, Node};
     use chromiumoxide::cdp::browser_protocol::input::{
         DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
     };
-    use futures::StreamExt;
-    let (mut browser, mut handler) = chromiumoxide::Browser::connect(ws).await.expect("connect");
-    let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
     let start = Instant::now();
     let button = loop {
         assert!(
@@ -904,10 +902,8 @@ async fn press_resume(ws: &str, url_part: &str) {
             "no Resume button"
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let _ = browser.fetch_targets().await;
-        let pages = browser.pages().await.unwrap_or_default();
         let mut page = None;
-        for p in pages {
+        for p in browser.pages().await.unwrap_or_default() {
             if p.url()
                 .await
                 .ok()
@@ -917,10 +913,7 @@ async fn press_resume(ws: &str, url_part: &str) {
                 page = Some(p);
             }
         }
-        let Some(page) = page else {
-            eprintln!("DEBUG pages: none match");
-            continue;
-        };
+        let Some(page) = page else { continue };
         let doc = page
             .execute(GetDocumentParams::builder().depth(-1).pierce(true).build())
             .await
@@ -939,10 +932,7 @@ async fn press_resume(ws: &str, url_part: &str) {
             stack.extend(node.children.clone().unwrap_or_default());
             stack.extend(node.shadow_roots.clone().unwrap_or_default());
         }
-        let Some(id) = found else {
-            eprintln!("DEBUG no button");
-            continue;
-        };
+        let Some(id) = found else { continue };
         let model = page
             .execute(GetBoxModelParams::builder().backend_node_id(id).build())
             .await;
@@ -969,7 +959,6 @@ async fn press_resume(ws: &str, url_part: &str) {
             .await
             .expect("mouse event");
     }
-    events.abort();
 }
 
 /// handoff shows its prompt in the page and returns when a person presses Resume; a page
@@ -980,6 +969,20 @@ fn handoff_waits_for_resume_in_the_overlay() {
     let base = fixtures();
     let profile = tempfile::tempdir().unwrap();
     let (mut user, ws) = user_browser(&browser, profile.path());
+    // A person's view of the browser: connected first, so it sees the tab the agent opens.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let person = rt.block_on(async {
+        use futures::StreamExt;
+        let (person, mut handler) = chromiumoxide::Browser::connect(ws.clone())
+            .await
+            .expect("connect");
+        tokio::spawn(async move { while handler.next().await.is_some() {} });
+        person
+    });
     let mut child = Command::new(BIN)
         .args(["agent", "--attach", &ws])
         .stdin(Stdio::piped())
@@ -1012,12 +1015,8 @@ fn handoff_waits_for_resume_in_the_overlay() {
     assert_eq!(read()["payload"]["value"], json!(["undefined", null]));
 
     send(json!({"command": "eval", "payload": "agent.handoff('Please solve the CAPTCHA')"}));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let pressed = Instant::now();
-    rt.block_on(press_resume(&ws, "login.html?handoff"));
+    rt.block_on(press_resume(&person, "login.html?handoff"));
     let r = read();
     assert_eq!(r["command"], "result", "{r}");
     assert_eq!(r["payload"]["resumed"], true, "{r}");
