@@ -243,6 +243,8 @@ enum FlavorArg {
 enum ToolSetArg {
     Offline,
     Live,
+    /// The design's single multiplexed `browser` tool.
+    Browser,
     All,
 }
 
@@ -251,7 +253,7 @@ struct SchemaArgs {
     /// The API whose tool format to print.
     #[arg(long, value_enum, default_value = "openai")]
     flavor: FlavorArg,
-    /// Which tools: offline (html_*), live (web_*) or all.
+    /// Which tools: offline (html_*), live (web_*), browser (one multiplexed tool) or all.
     #[arg(long, value_enum, default_value = "all")]
     tools: ToolSetArg,
 }
@@ -264,7 +266,8 @@ struct McpArgs {
     /// Serve the live browser tools (web_snapshot, web_click…) instead, driving Chromium.
     #[arg(long)]
     live: bool,
-    /// With --live: the page to open first (the web_* tools do not navigate).
+    /// With --live: the page to open first, launching the browser at once (otherwise the
+    /// first tool call launches it).
     #[arg(long, value_name = "URL", requires = "live")]
     start_url: Option<String>,
     #[command(flatten)]
@@ -286,6 +289,13 @@ struct BrowserArgs {
     /// launching one: a port, http://host:port or a ws:// URL.
     #[arg(long, value_name = "URL|PORT")]
     attach: Option<String>,
+    /// Show a panel in the page that logs each command and outlines the element an action
+    /// touches (for a person watching; never in a snapshot).
+    #[arg(long)]
+    sidebar: bool,
+    /// How long a handoff waits for a person to press Resume, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    handoff_timeout: u64,
 }
 
 impl BrowserArgs {
@@ -295,6 +305,8 @@ impl BrowserArgs {
             browser: self.browser.clone(),
             user_data_dir: self.user_data_dir.clone(),
             attach: self.attach.clone(),
+            sidebar: self.sidebar,
+            handoff_timeout: std::time::Duration::from_secs(self.handoff_timeout),
             ..Default::default()
         }
     }
@@ -535,6 +547,7 @@ fn schema(args: &SchemaArgs) -> Result<(), CliError> {
     let set = match args.tools {
         ToolSetArg::Offline => ToolSet::Offline,
         ToolSetArg::Live => ToolSet::Live,
+        ToolSetArg::Browser => ToolSet::Browser,
         ToolSetArg::All => ToolSet::All,
     };
     let json = serde_json::to_string_pretty(&definitions(flavor, set))

@@ -54,6 +54,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "live")]
+pub mod agent_call;
 pub mod aria;
 #[cfg(any(feature = "session", feature = "live"))]
 pub mod atomic;

@@ -5,11 +5,19 @@
 //! text, and real input events (CDP `Input.dispatchMouseEvent`, `Input.dispatchKeyEvent`,
 //! `Input.insertText`) act on it. The protocol is in `docs/agent-protocol.md`.
 //!
-//! Refs come from the latest `look`. Each look stamps the document with a fresh token; an
-//! action first checks that the page still holds that token (no navigation since) and that
-//! the script still finds the element, so an action never silently succeeds on a stale ref.
+//! Refs come from the latest `look`, and no look reuses a number an earlier one gave: the
+//! script marks elements `e1`… on every look, and the session shifts its numbers past all
+//! refs given before, so a ref from an older look is recognised (`STALE_REF`) and never means
+//! another element. Each look also stamps the document with a fresh token; an action first
+//! checks that the page still holds that token (no navigation since) and that the script
+//! still finds the element, so an action never silently succeeds on a stale ref.
+//!
+//! Two front ends share the session: the protocol's `{"id", "command": "look"}` requests, and
+//! the design's `{"command": "eval", "payload": "agent.look()"}` ([`crate::agent_call`]).
 
 use std::collections::{HashMap, HashSet};
+
+use crate::agent_call::{self, Call};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -19,13 +27,17 @@ use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     InsertTextParams, MouseButton,
 };
-use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CreateIsolatedWorldParams,
+};
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, ExecutionContextId};
 use chromiumoxide::page::ScreenshotParams;
 use chromiumoxide::Page;
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::aria::roles::{category, Category};
 use crate::js::{self, JsSnapshotOptions};
 use crate::tools;
 use crate::{render, NodeTree, Ref, RenderOptions, TreeNode};
@@ -34,7 +46,8 @@ use crate::{render, NodeTree, Ref, RenderOptions, TreeNode};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Code {
-    /// The ref is from an older look, or its element left the page: call `look` again.
+    /// The ref is from an older look, from before a navigation, or its element left the
+    /// page: call `look` again.
     StaleRef,
     /// The request is malformed or misses an argument.
     InvalidArgs,
@@ -46,8 +59,12 @@ pub enum Code {
     EvalFailed,
     /// The page could not be loaded.
     NavigationFailed,
-    /// No such ref in the latest look, or no such command.
+    /// No look ever gave this ref, or no such command.
     NotFound,
+    /// `handoff` cannot ask anyone: the agent launched the browser headless.
+    HandoffUnavailable,
+    /// Nobody resumed a `handoff` within its timeout.
+    HandoffTimeout,
 }
 
 /// A failed request: a code and a message that tells the model what to do.
@@ -100,6 +117,11 @@ pub struct LaunchOptions {
     pub settle_cap: Duration,
     /// How long the DOM must be quiet to count as settled.
     pub quiet: Duration,
+    /// How long `handoff` waits for a person to press Resume, unless the call says.
+    pub handoff_timeout: Duration,
+    /// Show the sidebar: a panel in the page that logs each command and outlines the element
+    /// an action touches.
+    pub sidebar: bool,
 }
 
 impl Default for LaunchOptions {
@@ -111,6 +133,8 @@ impl Default for LaunchOptions {
             attach: None,
             settle_cap: Duration::from_secs(5),
             quiet: Duration::from_millis(250),
+            handoff_timeout: Duration::from_secs(600),
+            sidebar: false,
         }
     }
 }
@@ -137,8 +161,11 @@ pub struct Session {
     handler: tokio::task::JoinHandle<()>,
     page: Page,
     options: LaunchOptions,
-    /// Refs of the latest look (also those its text left out).
-    refs: HashSet<Ref>,
+    /// Refs given by looks before the latest: the latest look's `eN` on the page is
+    /// `e(ref_base + N)` to the caller.
+    ref_base: u32,
+    /// Refs given by all looks so far (the latest look's are `ref_base + 1..=issued`).
+    issued: u32,
     /// The token the latest look left on its document; `None` before the first look.
     look_token: Option<String>,
     looks: u64,
@@ -147,10 +174,21 @@ pub struct Session {
     /// The process that ends Chromium if this one dies first (launch mode).
     guard: Option<std::process::Child>,
     attached: bool,
+    /// The isolated world `overlay.js` runs in, for the current document.
+    ui_world: Option<ExecutionContextId>,
+    /// The sidebar's log, newest last (at most [`SIDEBAR_LINES`]), and the entries written.
+    sidebar_log: std::collections::VecDeque<Value>,
+    logged: u64,
 }
 
+/// Lines the sidebar keeps.
+const SIDEBAR_LINES: usize = 50;
+
+/// The agent's own UI in the page (handoff prompt, sidebar), run in an isolated world.
+const OVERLAY_JS: &str = include_str!("../js/overlay.js");
+
 /// The protocol's commands.
-const COMMANDS: [&str; 8] = [
+const COMMANDS: [&str; 9] = [
     "look",
     "act",
     "go",
@@ -159,16 +197,19 @@ const COMMANDS: [&str; 8] = [
     "query",
     "eval",
     "screenshot",
+    "handoff",
 ];
 
 /// The longest one evaluation in the page may take.
 const EVAL_LIMIT: Duration = Duration::from_secs(30);
 
-/// The JS that installs the mutation counter (once per document) and reads the page state:
-/// `{token, ready, quietMs, mutations, url}`.
+/// The JS that installs the change counter (once per document) and reads the page state:
+/// `{token, ready, quietMs, mutations, url}`. DOM mutations count, and so do `input` and
+/// `change` events: a field's value or a box's check is no mutation, but it is a change.
 const STATE_JS: &str = "(() => { let w = window; if (!w.__agentWatch) { w.__agentWatch = {n: 0, t: performance.now()}; \
-new MutationObserver(() => { w.__agentWatch.n++; w.__agentWatch.t = performance.now(); })\
-.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); } \
+let bump = () => { w.__agentWatch.n++; w.__agentWatch.t = performance.now(); }; \
+new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); \
+for (let e of ['input', 'change']) document.addEventListener(e, bump, true); } \
 return JSON.stringify({token: w.__agentLook || null, ready: document.readyState, \
 quietMs: performance.now() - w.__agentWatch.t, mutations: w.__agentWatch.n, url: location.href}); })()";
 
@@ -259,12 +300,16 @@ impl Session {
             handler,
             page,
             options,
-            refs: HashSet::new(),
+            ref_base: 0,
+            issued: 0,
             look_token: None,
             looks: 0,
             _profile: profile,
             guard,
             attached,
+            ui_world: None,
+            sidebar_log: std::collections::VecDeque::new(),
+            logged: 0,
         })
     }
 
@@ -303,7 +348,7 @@ impl Session {
             Ok(Value::Object(map)) => map,
             Ok(_) => {
                 return response(
-                    Value::Null,
+                    Some(Value::Null),
                     Err(AgentError::new(
                         Code::InvalidArgs,
                         "a request is one JSON object: {\"id\": 1, \"command\": \"look\"}",
@@ -312,7 +357,7 @@ impl Session {
             }
             Err(e) => {
                 return response(
-                    Value::Null,
+                    Some(Value::Null),
                     Err(AgentError::new(
                         Code::InvalidArgs,
                         format!("malformed JSON ({e}); send one JSON object per line"),
@@ -320,15 +365,42 @@ impl Session {
                 )
             }
         };
+        // The design's format: `{"command": "eval", "payload": "agent.look()"}`, no id. The
+        // protocol's own `eval` takes `js`, so `payload` tells the two apart.
+        if args.get("command").and_then(Value::as_str) == Some("eval")
+            && args.contains_key("payload")
+        {
+            let result = match check_keys(&args, &["payload"]) {
+                Err(e) => Err(e),
+                Ok(()) => match args.get("payload") {
+                    Some(Value::String(payload)) => {
+                        self.log(payload).await;
+                        self.eval_call(payload).await
+                    }
+                    _ => Err(AgentError::new(
+                        Code::InvalidArgs,
+                        "payload must be a string holding one call, such as \"agent.look()\"",
+                    )),
+                },
+            };
+            return response(args.get("id").cloned(), result);
+        }
         let id = args.get("id").cloned().unwrap_or(Value::Null);
         let result = match args.get("command").and_then(Value::as_str) {
-            Some(command) => self.run(command, &args).await,
+            Some(command) => {
+                let mut shown = args.clone();
+                shown.remove("id");
+                shown.remove("command");
+                self.log(&format!("{command} {}", Value::Object(shown)))
+                    .await;
+                self.run(command, &args).await
+            }
             None => Err(AgentError::new(
                 Code::InvalidArgs,
                 format!("missing \"command\": one of {}", COMMANDS.join(", ")),
             )),
         };
-        response(id, result)
+        response(Some(id), result)
     }
 
     /// Runs one command with its arguments (the request object; `id` and `command` are
@@ -343,10 +415,83 @@ impl Session {
             "query" => self.query(args).await,
             "eval" => self.eval(args).await,
             "screenshot" => self.screenshot(args).await,
+            "handoff" => self.handoff(args).await,
             other => Err(AgentError::new(
                 Code::NotFound,
                 format!("unknown command {other:?}: use {}", COMMANDS.join(", ")),
             )),
+        }
+    }
+
+    /// Runs one call of the design's format (`agent.look()`, `agent.act('e1', 'click')`…) and
+    /// answers with the design's payloads: `look` `{url, title, tree, actions}`, `act`
+    /// `{changed}`, `go` `{url, title}`, `wait` `{elapsed}`, `eval` `{value}`, `handoff`
+    /// `{resumed, elapsed}`.
+    pub async fn eval_call(&mut self, payload: &str) -> Result<Value> {
+        let call = agent_call::parse(payload).map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        let mut args = Map::new();
+        match call {
+            Call::Look { scope, viewport } => self.design_look(scope, viewport).await,
+            Call::Act { ref_, op, value } => {
+                // The design's `input` is this protocol's `fill`; select takes one value or
+                // several.
+                let op = if op == "input" {
+                    "fill".to_string()
+                } else {
+                    op
+                };
+                args.insert("ref".into(), Value::from(ref_));
+                match (op.as_str(), value) {
+                    (_, None) => {}
+                    ("select", Some(Value::Array(values))) => {
+                        args.insert("values".into(), Value::Array(values));
+                    }
+                    ("press_key", Some(key)) => {
+                        args.insert("key".into(), key);
+                    }
+                    (_, Some(value)) => {
+                        args.insert("value".into(), value);
+                    }
+                }
+                args.insert("op".into(), Value::from(op));
+                let done = self.act(&args).await?;
+                Ok(json!({"changed": done["changed"]}))
+            }
+            Call::Go { url } => {
+                args.insert("url".into(), Value::from(url));
+                let done = self.go(&args).await?;
+                Ok(json!({"url": done["url"], "title": done["title"]}))
+            }
+            Call::Wait {
+                condition,
+                timeout_ms,
+            } => {
+                let key = if Ref::parse(&condition).is_some() {
+                    "ref"
+                } else {
+                    "js"
+                };
+                args.insert(key.into(), Value::from(condition));
+                if let Some(ms) = timeout_ms {
+                    args.insert("timeout_ms".into(), Value::from(ms));
+                }
+                let done = self.wait(&args).await?;
+                Ok(json!({"elapsed": done["waited_ms"]}))
+            }
+            Call::Eval { js } => {
+                args.insert("js".into(), Value::from(js));
+                self.eval(&args).await
+            }
+            Call::Handoff {
+                message,
+                timeout_ms,
+            } => {
+                args.insert("message".into(), Value::from(message));
+                if let Some(ms) = timeout_ms {
+                    args.insert("timeout_ms".into(), Value::from(ms));
+                }
+                self.handoff(&args).await
+            }
         }
     }
 
@@ -419,9 +564,68 @@ impl Session {
         )?;
         let render_options = tools::budgets_from_args(args, RenderOptions::default())
             .map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        let tree = self
+            .look_tree(
+                opt_str(args, "scope")?.map(str::to_string),
+                opt_bool(args, "interactive_only")?.unwrap_or(false),
+                opt_bool(args, "viewport_only")?.unwrap_or(false),
+            )
+            .await?;
+        let snap = render(&tree, &render_options);
+        // The payload lists the refs the text shows; those the budget left out can be acted
+        // on too.
+        let mut refs = Map::new();
+        let mut actions = Map::new();
+        for node in snap.refs.iter() {
+            let role = node.role.as_deref().unwrap_or_default();
+            actions.insert(node.ref_.clone(), json!(actions_for(role)));
+            refs.insert(node.ref_.clone(), json!({"role": role, "name": node.name}));
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({
+            "url": url,
+            "title": title,
+            "snapshot": snap.text,
+            "refs": refs,
+            "actions": actions,
+        }))
+    }
+
+    /// The design's `look()`: `tree` is one `role:name[ref]` string per element a person can
+    /// operate, in document order; `actions` names each one's operations as the design does.
+    async fn design_look(&mut self, scope: Option<String>, viewport: bool) -> Result<Value> {
+        let tree = self.look_tree(scope, true, viewport).await?;
+        let mut lines = Vec::new();
+        let mut actions = Map::new();
+        let mut stack = vec![&tree.tree];
+        while let Some(node) = stack.pop() {
+            stack.extend(node.children.iter().rev());
+            let (Some(r), Some(role)) = (node.ref_, node.role.as_deref()) else {
+                continue;
+            };
+            if !node.cursor_interactive && category(role) != Category::Interactive {
+                continue;
+            }
+            let name = node.name.as_deref().unwrap_or_default();
+            lines.push(Value::from(format!("{role}:{name}[{r}]")));
+            actions.insert(r.to_string(), json!(design_actions(role)));
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({"url": url, "title": title, "tree": lines, "actions": actions}))
+    }
+
+    /// Takes a snapshot with the script and gives its refs session-wide numbers: the page's
+    /// `eN` becomes `e(issued + N)`, so no ref string of an older look comes back meaning
+    /// another element. Stamps the document so that a navigation makes the refs stale.
+    async fn look_tree(
+        &mut self,
+        scope: Option<String>,
+        interactive_only: bool,
+        viewport_only: bool,
+    ) -> Result<NodeTree> {
         let options = JsSnapshotOptions {
-            scope: opt_str(args, "scope")?.map(str::to_string),
-            interactive_only: opt_bool(args, "interactive_only")?.unwrap_or(false),
+            scope,
+            interactive_only,
             ..JsSnapshotOptions::default()
         };
         let json = self.script_eval(&js::snapshot_js(&options)).await?;
@@ -446,12 +650,11 @@ impl Session {
         }
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
-        if opt_bool(args, "viewport_only")?.unwrap_or(false) {
+        if viewport_only {
             let visible = self.eval_json(VISIBLE_REFS_JS).await?;
             let visible: Vec<String> = serde_json::from_str(&visible).unwrap_or_default();
             keep_refs(&mut tree.tree, &visible);
         }
-        let snap = render(&tree, &render_options);
         // Stamp the document: an action checks the stamp to tell a stale ref from a live one.
         self.looks += 1;
         let token = format!("look-{}-{}", std::process::id(), self.looks);
@@ -460,62 +663,74 @@ impl Session {
             Code::ActionFailed,
         )
         .await?;
+        let base = self.issued;
+        let given = renumber(&mut tree.tree, base).ok_or_else(|| {
+            AgentError::new(
+                Code::ActionFailed,
+                "this session has given out every ref number; start a new agent",
+            )
+        })?;
         self.look_token = Some(token);
-        // Every ref of the tree can be acted on, also those the budget left out of the text;
-        // the payload lists the ones the text shows.
-        self.refs.clear();
-        let mut stack = vec![&tree.tree];
-        while let Some(node) = stack.pop() {
-            if let Some(r) = node.ref_ {
-                self.refs.insert(r);
+        self.ref_base = base;
+        self.issued = base + given;
+        Ok(tree)
+    }
+
+    /// Where a ref points: its element on the page when the latest look gave it, `STALE_REF`
+    /// when an older look did, `NOT_FOUND` when no look did. Does not check for a navigation.
+    fn resolve(&self, ref_: &str) -> Result<Target> {
+        let never = || {
+            if self.issued == 0 {
+                AgentError::new(
+                    Code::NotFound,
+                    format!("no look yet: call look first, then use its refs (not {ref_})"),
+                )
+            } else {
+                AgentError::new(
+                    Code::NotFound,
+                    format!(
+                        "no look gave {ref_} (the latest gave e{} to e{}); call look and pick \
+                         a ref it shows",
+                        self.ref_base + 1,
+                        self.issued
+                    ),
+                )
             }
-            stack.extend(node.children.iter());
+        };
+        let n = Ref::parse(ref_).ok_or_else(never)?.number();
+        if n > self.issued {
+            return Err(never());
         }
-        let mut refs = Map::new();
-        let mut actions = Map::new();
-        for node in snap.refs.iter() {
-            let role = node.role.as_deref().unwrap_or_default();
-            actions.insert(node.ref_.clone(), json!(actions_for(role)));
-            refs.insert(node.ref_.clone(), json!({"role": role, "name": node.name}));
+        if n <= self.ref_base {
+            return Err(AgentError::new(
+                Code::StaleRef,
+                format!(
+                    "{ref_} is from an older look; call look again and use the new refs \
+                     (the latest look gave e{} to e{})",
+                    self.ref_base + 1,
+                    self.issued
+                ),
+            ));
         }
-        let (url, title) = self.url_title().await;
-        Ok(json!({
-            "url": url,
-            "title": title,
-            "snapshot": snap.text,
-            "refs": refs,
-            "actions": actions,
-        }))
+        Ok(Target {
+            public: ref_.to_string(),
+            page: format!("e{}", n - self.ref_base),
+        })
     }
 
     /// The ref of an `act`/`query`, checked against the latest look, with the page state the
     /// check read (an action measures its changes from it).
-    async fn live_ref(&self, args: &Map<String, Value>) -> Result<(String, PageState)> {
-        let ref_ = opt_str(args, "ref")?
-            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "\"ref\" is required (e.g. \"e5\")"))?
-            .to_string();
+    async fn live_ref(&self, args: &Map<String, Value>) -> Result<(Target, PageState)> {
+        let ref_ = opt_str(args, "ref")?.ok_or_else(|| {
+            AgentError::new(Code::InvalidArgs, "\"ref\" is required (e.g. \"e5\")")
+        })?;
+        let target = self.resolve(ref_)?;
         let Some(token) = &self.look_token else {
-            if self.looks > 0 {
-                return Err(AgentError::stale(&ref_));
-            }
-            return Err(AgentError::new(
-                Code::StaleRef,
-                format!("no look yet: call look first, then use its refs (not {ref_})"),
-            ));
+            return Err(AgentError::stale(ref_));
         };
-        if !Ref::parse(&ref_).is_some_and(|r| self.refs.contains(&r)) {
-            return Err(AgentError::new(
-                Code::NotFound,
-                format!(
-                    "the last look has no ref {ref_} (it has {} refs); call look and pick one \
-                     it shows",
-                    self.refs.len()
-                ),
-            ));
-        }
         match self.state().await {
-            Some(state) if state.token.as_deref() == Some(token.as_str()) => Ok((ref_, state)),
-            _ => Err(AgentError::stale(&ref_)),
+            Some(state) if state.token.as_deref() == Some(token.as_str()) => Ok((target, state)),
+            _ => Err(AgentError::stale(ref_)),
         }
     }
 
@@ -529,13 +744,19 @@ impl Session {
             .to_string();
         // Page-level operations need no ref.
         let needs_ref = !matches!(op.as_str(), "press_key" | "scroll") || args.contains_key("ref");
-        let (ref_, before) = if needs_ref {
-            let (ref_, state) = self.live_ref(args).await?;
-            (Some(ref_), Some(state))
+        let (target, before) = if needs_ref {
+            let (target, state) = self.live_ref(args).await?;
+            (Some(target), Some(state))
         } else {
             (None, self.state().await)
         };
-        self.perform(&op, ref_.as_deref(), args).await?;
+        if let (true, Some(target)) = (self.options.sidebar, &target) {
+            // Outline the element and move the panel off it; the sidebar never fails an act.
+            let _ = self
+                .ui_call(&format!("touch({})", js::js_literal(&target.page)))
+                .await;
+        }
+        self.perform(&op, target.as_ref(), args).await?;
         let settled = self.settle(before.as_ref()).await;
         if settled.navigated {
             // Even a page restored from the back/forward cache is another visit: look again.
@@ -550,8 +771,15 @@ impl Session {
         }))
     }
 
-    async fn perform(&self, op: &str, ref_: Option<&str>, args: &Map<String, Value>) -> Result<()> {
-        let ref_ = ref_.unwrap_or_default();
+    async fn perform(
+        &self,
+        op: &str,
+        target: Option<&Target>,
+        args: &Map<String, Value>,
+    ) -> Result<()> {
+        // Only press_key and scroll come without a ref, and they look at `target` first.
+        let none = Target::default();
+        let ref_ = target.unwrap_or(&none);
         match op {
             "click" => self.click(ref_).await,
             "fill" => {
@@ -577,7 +805,7 @@ impl Session {
             "check" | "uncheck" | "hover" | "focus" | "clear" => {
                 self.script_action(ref_, op, json!({})).await
             }
-            "scroll" if !ref_.is_empty() => {
+            "scroll" if target.is_some() => {
                 self.script_action(ref_, "scroll_into_view", json!({}))
                     .await
             }
@@ -591,8 +819,14 @@ impl Session {
                     .await
                     .map(drop)
             }
+            "type" => {
+                let text = opt_str(args, "value")?
+                    .ok_or_else(|| AgentError::new(Code::InvalidArgs, "type needs \"value\""))?;
+                self.script_action(ref_, "focus", json!({})).await?;
+                self.input(Ok(InsertTextParams::new(text))).await
+            }
             "press_key" => {
-                if !ref_.is_empty() {
+                if target.is_some() {
                     self.script_action(ref_, "focus", json!({})).await?;
                 }
                 let key = opt_str(args, "key")?
@@ -603,23 +837,23 @@ impl Session {
             other => Err(AgentError::new(
                 Code::InvalidArgs,
                 format!(
-                    "unknown op {other:?}: click, fill, select, check, uncheck, hover, focus, \
-                     clear, press_key or scroll"
+                    "unknown op {other:?}: click, fill, type, select, check, uncheck, hover, \
+                     focus, clear, press_key or scroll"
                 ),
             )),
         }
     }
 
     /// A real mouse click at the element's centre; the script's click when it has no box.
-    async fn click(&self, ref_: &str) -> Result<()> {
-        let json = self.eval_json(&js::center_js(ref_)).await?;
+    async fn click(&self, ref_: &Target) -> Result<()> {
+        let json = self.eval_json(&js::center_js(&ref_.page)).await?;
         let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
         match center.get("error").and_then(Value::as_str) {
-            Some("ref_not_found") => return Err(AgentError::stale(ref_)),
+            Some("ref_not_found") => return Err(AgentError::stale(&ref_.public)),
             Some("disabled") => {
                 return Err(AgentError::new(
                     Code::ActionFailed,
-                    format!("{ref_} is disabled"),
+                    format!("{} is disabled", ref_.public),
                 ))
             }
             Some(_) => return self.script_action(ref_, "click", json!({})).await,
@@ -687,9 +921,9 @@ impl Session {
         Ok(())
     }
 
-    async fn script_action(&self, ref_: &str, action: &str, params: Value) -> Result<()> {
+    async fn script_action(&self, ref_: &Target, action: &str, params: Value) -> Result<()> {
         let json = self
-            .script_eval(&js::action_js(ref_, action, &params))
+            .script_eval(&js::action_js(&ref_.page, action, &params))
             .await?;
         let result = js::parse_action_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
@@ -698,10 +932,10 @@ impl Session {
         }
         let error = result.error.unwrap_or_default();
         Err(match error.as_str() {
-            "ref_not_found" | "not_injected" => AgentError::stale(ref_),
+            "ref_not_found" | "not_injected" => AgentError::stale(&ref_.public),
             _ => AgentError::new(
                 Code::ActionFailed,
-                format!("{action} on {ref_} failed: {error}"),
+                format!("{action} on {} failed: {error}", ref_.public),
             ),
         })
     }
@@ -784,7 +1018,20 @@ impl Session {
     }
 
     async fn wait(&mut self, args: &Map<String, Value>) -> Result<Value> {
-        check_keys(args, &["ref", "text", "js", "timeout_ms"])?;
+        check_keys(args, &["ref", "text", "js", "timeout_ms", "time_ms"])?;
+        if let Some(ms) = args.get("time_ms").filter(|v| !v.is_null()) {
+            if ["ref", "text", "js"].iter().any(|k| args.contains_key(*k)) {
+                return Err(AgentError::new(
+                    Code::InvalidArgs,
+                    "wait takes \"time_ms\" alone, or one of \"ref\", \"text\" and \"js\"",
+                ));
+            }
+            let ms = ms.as_u64().filter(|ms| *ms <= 120_000).ok_or_else(|| {
+                AgentError::new(Code::InvalidArgs, "time_ms is 0 to 120000 milliseconds")
+            })?;
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            return Ok(json!({ "waited_ms": ms }));
+        }
         let timeout = Duration::from_millis(
             args.get("timeout_ms")
                 .and_then(Value::as_u64)
@@ -796,7 +1043,7 @@ impl Session {
             opt_str(args, "text")?,
             opt_str(args, "js")?,
         ) {
-            (Some(r), None, None) => js::ref_exists_js(r),
+            (Some(r), None, None) => js::ref_exists_js(&self.resolve(r)?.page),
             (None, Some(t), None) => format!(
                 "!!document.body && document.body.innerText.includes({})",
                 js::js_literal(t)
@@ -839,7 +1086,7 @@ impl Session {
 
     async fn query(&mut self, args: &Map<String, Value>) -> Result<Value> {
         check_keys(args, &["ref", "kind", "limit"])?;
-        let (ref_, _) = self.live_ref(args).await?;
+        let (target, _) = self.live_ref(args).await?;
         let kind = opt_str(args, "kind")?.unwrap_or("text");
         if !matches!(
             kind,
@@ -851,7 +1098,10 @@ impl Session {
             ));
         }
         let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(4_000) as usize;
-        let json = self.script_eval(&js::query_js(&ref_, kind, limit)).await?;
+        let json = self
+            .script_eval(&js::query_js(&target.page, kind, limit))
+            .await?;
+        let ref_ = target.public;
         let result = js::parse_query_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
         match result.error.as_deref() {
@@ -868,6 +1118,141 @@ impl Session {
             .ok_or_else(|| AgentError::new(Code::InvalidArgs, "eval needs \"js\""))?;
         let r = self.evaluate(code, Code::EvalFailed).await?;
         Ok(json!({"value": r.value().cloned().unwrap_or(Value::Null)}))
+    }
+
+    /// Asks a person to step in (a CAPTCHA, a login): shows the message and a Resume button
+    /// in the page and waits until they press it, showing the prompt again on every page
+    /// they go to meanwhile. `{resumed: true, elapsed}` in milliseconds.
+    async fn handoff(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["message", "timeout_ms"])?;
+        let message = opt_str(args, "message")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "handoff needs \"message\""))?
+            .to_string();
+        if self.options.headless && !self.attached {
+            return Err(AgentError::new(
+                Code::HandoffUnavailable,
+                "the browser is headless: nobody can see the page to help; run the agent \
+                 without --headless, or --attach to a browser a person watches",
+            ));
+        }
+        let timeout = match args.get("timeout_ms") {
+            None | Some(Value::Null) => self.options.handoff_timeout,
+            Some(v) => Duration::from_millis(v.as_u64().ok_or_else(|| {
+                AgentError::new(Code::InvalidArgs, "timeout_ms must be a whole number")
+            })?),
+        };
+        let show = format!("handoff({})", js::js_literal(&message));
+        // The first showing must work; later ones may fail while a page is on its way (the
+        // person signing in), and are tried again at the next tick.
+        self.ui_call(&show).await?;
+        let start = Instant::now();
+        loop {
+            if self.ui_call(&show).await.ok() == Some(Value::Bool(true)) {
+                let _ = self.ui_call("handoffEnd()").await;
+                let elapsed = start.elapsed().as_millis() as u64;
+                return Ok(json!({"resumed": true, "elapsed": elapsed}));
+            }
+            if start.elapsed() >= timeout {
+                let _ = self.ui_call("handoffEnd()").await;
+                return Err(AgentError::new(
+                    Code::HandoffTimeout,
+                    format!(
+                        "nobody pressed Resume within {} s; go on without help, or hand off \
+                         again with a longer timeout",
+                        timeout.as_secs_f64().round()
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Logs a command in the sidebar (when it is on), with the time of day (UTC).
+    async fn log(&mut self, text: &str) {
+        if !self.options.sidebar {
+            return;
+        }
+        self.logged += 1;
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let time = format!(
+            "{:02}:{:02}:{:02}",
+            secs / 3600 % 24,
+            secs / 60 % 60,
+            secs % 60
+        );
+        let text: String = text.chars().take(200).collect();
+        self.sidebar_log
+            .push_back(json!({"seq": self.logged, "time": time, "text": text}));
+        while self.sidebar_log.len() > SIDEBAR_LINES {
+            self.sidebar_log.pop_front();
+        }
+        let entries = Value::Array(self.sidebar_log.iter().cloned().collect());
+        // The sidebar is for a person watching; a page that will not take it fails nothing.
+        let _ = self
+            .ui_call(&format!("log({})", js::js_literal(&entries)))
+            .await;
+    }
+
+    /// Calls `window.__agentUI.<call>` in the overlay's isolated world, making the world and
+    /// injecting `overlay.js` first when this document has none (a navigation drops it).
+    async fn ui_call(&mut self, call: &str) -> Result<Value> {
+        let expr = format!("window.__agentUI.{call}");
+        for attempt in 0..2 {
+            let world =
+                match self.ui_world {
+                    Some(world) => world,
+                    None => {
+                        let frame =
+                            self.page.mainframe().await.ok().flatten().ok_or_else(|| {
+                                AgentError::new(Code::ActionFailed, "no main frame")
+                            })?;
+                        let params = CreateIsolatedWorldParams::builder()
+                            .frame_id(frame)
+                            .world_name("agent-snapshot-ui")
+                            .build()
+                            .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
+                        let world = self
+                            .page
+                            .execute(params)
+                            .await
+                            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?
+                            .result
+                            .execution_context_id;
+                        self.eval_in(world, OVERLAY_JS).await?;
+                        self.ui_world = Some(world);
+                        world
+                    }
+                };
+            match self.eval_in(world, &expr).await {
+                Ok(value) => return Ok(value),
+                // The world went with its document: make one in the new document.
+                Err(_) if attempt == 0 => self.ui_world = None,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(AgentError::new(
+            Code::ActionFailed,
+            "the page's UI world is gone",
+        ))
+    }
+
+    /// Evaluates `expr` in the execution context `world`; its JSON value.
+    async fn eval_in(&self, world: ExecutionContextId, expr: &str) -> Result<Value> {
+        let mut params = EvaluateParams::new(expr);
+        params.context_id = Some(world);
+        params.return_by_value = Some(true);
+        let reply = tokio::time::timeout(EVAL_LIMIT, self.page.execute(params))
+            .await
+            .map_err(|_| AgentError::new(Code::Timeout, "the page did not answer"))?
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?
+            .result;
+        if let Some(e) = reply.exception_details {
+            return Err(AgentError::new(Code::ActionFailed, e.text));
+        }
+        Ok(reply.result.value.unwrap_or(Value::Null))
     }
 
     async fn screenshot(&mut self, args: &Map<String, Value>) -> Result<Value> {
@@ -893,6 +1278,41 @@ impl Session {
             })),
         }
     }
+}
+
+/// A ref as the caller knows it (session-wide numbering) and as the page marks it.
+#[derive(Debug, Default)]
+struct Target {
+    public: String,
+    page: String,
+}
+
+/// Gives every ref of the tree `base` more, in place; returns the highest ref the tree held
+/// (0 for none), or `None` when the numbers would pass `u32::MAX`.
+fn renumber(root: &mut TreeNode, base: u32) -> Option<u32> {
+    let mut highest = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let Some(r) = node.ref_ {
+            highest = highest.max(r.number());
+            node.ref_ = Some(Ref::new(r.number().checked_add(base)?)?);
+        }
+        stack.extend(node.children.iter_mut());
+    }
+    base.checked_add(highest).map(|_| highest)
+}
+
+/// The design's names for the operations of a role: `input` for `fill`; operations the
+/// design has no name for are left out (the protocol's `act` still takes them).
+fn design_actions(role: &str) -> Vec<&'static str> {
+    actions_for(role)
+        .iter()
+        .filter_map(|op| match *op {
+            "fill" => Some("input"),
+            "clear" | "focus" | "click" | "check" | "uncheck" | "select" => Some(*op),
+            _ => None,
+        })
+        .collect()
 }
 
 struct Settled {
@@ -946,12 +1366,20 @@ fn keep_refs(root: &mut TreeNode, keep: &[String]) {
     }
 }
 
-fn response(id: Value, result: Result<Value>) -> Value {
-    match result {
-        Ok(payload) => json!({"id": id, "command": "result", "payload": payload}),
-        Err(e) => json!({"id": id, "command": "error",
-                         "payload": {"message": e.message, "code": e.code}}),
+/// A response line: `{"id"?, "command": "result" | "error", "payload"}`; no `id` key when
+/// `id` is `None` (the design's format).
+fn response(id: Option<Value>, result: Result<Value>) -> Value {
+    let mut line = Map::new();
+    if let Some(id) = id {
+        line.insert("id".into(), id);
     }
+    let (command, payload) = match result {
+        Ok(payload) => ("result", payload),
+        Err(e) => ("error", json!({"message": e.message, "code": e.code})),
+    };
+    line.insert("command".into(), Value::from(command));
+    line.insert("payload".into(), payload);
+    Value::Object(line)
 }
 
 fn check_keys(args: &Map<String, Value>, allowed: &[&str]) -> Result<()> {
@@ -1152,7 +1580,7 @@ pub async fn run_stdio(options: LaunchOptions) -> std::result::Result<(), String
                 // Not UTF-8: answer and go on; the next line may be fine.
                 let err = AgentError::new(Code::InvalidArgs, format!("unreadable line: {e}"));
                 result = out
-                    .write_all(write(&response(Value::Null, Err(err))).as_bytes())
+                    .write_all(write(&response(Some(Value::Null), Err(err))).as_bytes())
                     .await;
                 continue;
             }
@@ -1205,7 +1633,10 @@ mod tests {
 
     #[test]
     fn malformed_requests_are_invalid_args() {
-        let r = response(Value::Null, Err(AgentError::new(Code::InvalidArgs, "bad")));
+        let r = response(
+            Some(Value::Null),
+            Err(AgentError::new(Code::InvalidArgs, "bad")),
+        );
         assert_eq!(r["payload"]["code"], "INVALID_ARGS");
         assert_eq!(
             serde_json::to_value(Code::StaleRef).unwrap(),

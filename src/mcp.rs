@@ -27,6 +27,8 @@ use crate::{query, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions}
 pub struct ToolReply {
     pub text: String,
     pub structured: Option<Value>,
+    /// A PNG, base64-encoded, sent as image content after the text.
+    pub png: Option<String>,
 }
 
 /// Runs the tool calls of one [`ToolSet`].
@@ -49,7 +51,7 @@ pub struct Server<B> {
 
 impl<B: Backend> Server<B> {
     pub fn new(backend: B) -> Server<B> {
-        let tools = tools::specs(backend.tool_set())
+        let tools = tools::served(backend.tool_set())
             .map(|spec| {
                 let schema = match tools::input_schema(spec, false) {
                     Value::Object(map) => map,
@@ -83,9 +85,10 @@ impl<B: Backend> ServerHandler for Server<B> {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(match self.backend.tool_set() {
-                ToolSet::Live => {
-                    "Call web_snapshot to see the page, act on refs (web_click, web_fill…), \
-                     and call web_snapshot again after the page changes."
+                ToolSet::Live | ToolSet::Browser => {
+                    "Open a page with web_navigate, call web_snapshot to see it, act on refs \
+                     (web_click, web_fill…), and call web_snapshot again after the page \
+                     changes. The browser tool does the same through one tool."
                 }
                 _ => {
                     "Call html_snapshot on a page instead of reading its HTML, then \
@@ -120,7 +123,11 @@ impl<B: Backend> ServerHandler for Server<B> {
         let args = request.arguments.unwrap_or_default();
         Ok(match self.backend.call(name, args).await {
             Ok(reply) => {
-                let mut result = CallToolResult::success(vec![ContentBlock::text(reply.text)]);
+                let mut content = vec![ContentBlock::text(reply.text)];
+                if let Some(png) = reply.png {
+                    content.push(ContentBlock::image(png, "image/png"));
+                }
+                let mut result = CallToolResult::success(content);
                 result.structured_content = reply.structured;
                 result.into()
             }
@@ -133,30 +140,218 @@ fn tool_error(message: String) -> CallToolResponse {
     CallToolResult::error(vec![ContentBlock::text(message)]).into()
 }
 
-/// The live tools (`web_*`), driving one browser tab through a [`crate::live::Session`].
+/// The live tools (`web_*` and `browser`), driving one browser tab through a
+/// [`crate::live::Session`]. The browser starts on the first call that needs it.
 #[cfg(feature = "live")]
 pub struct LiveTools {
-    session: tokio::sync::Mutex<crate::live::Session>,
+    options: crate::live::LaunchOptions,
+    session: tokio::sync::Mutex<Option<crate::live::Session>>,
 }
 
 #[cfg(feature = "live")]
 impl LiveTools {
-    /// Launches (or attaches to) the browser, and opens `start_url` if given.
+    /// Holds the launch options; with `start_url`, launches (or attaches to) the browser at
+    /// once and opens the page, otherwise the first call does.
     pub async fn start(
         options: crate::live::LaunchOptions,
         start_url: Option<&str>,
     ) -> Result<LiveTools, String> {
-        let mut session = crate::live::Session::start(options)
-            .await
-            .map_err(|e| e.message)?;
+        let tools = LiveTools {
+            options,
+            session: tokio::sync::Mutex::new(None),
+        };
         if let Some(url) = start_url {
-            let mut args = Map::new();
-            args.insert("url".into(), Value::from(url));
-            session.run("go", &args).await.map_err(|e| e.message)?;
+            let mut guard = tools.session.lock().await;
+            let session = tools.running(&mut guard).await?;
+            session
+                .run("go", &one("url", url))
+                .await
+                .map_err(|e| e.message)?;
         }
-        Ok(LiveTools {
-            session: tokio::sync::Mutex::new(session),
-        })
+        Ok(tools)
+    }
+
+    /// The session, launched first when there is none.
+    async fn running<'a>(
+        &self,
+        slot: &'a mut Option<crate::live::Session>,
+    ) -> Result<&'a mut crate::live::Session, String> {
+        if slot.is_none() {
+            let session = crate::live::Session::start(self.options.clone())
+                .await
+                .map_err(|e| e.message)?;
+            *slot = Some(session);
+        }
+        slot.as_mut()
+            .ok_or_else(|| "the browser did not start".to_string())
+    }
+
+    /// The design's multiplexed `browser` tool.
+    async fn browser(&self, args: &Map<String, Value>) -> Result<ToolReply, String> {
+        let action = string_arg(args, "action")?.ok_or("action is required")?;
+        let url = string_arg(args, "target_url")?;
+        let mut slot = self.session.lock().await;
+        let (command, request) = match action {
+            "status" => {
+                let status = match slot.as_mut() {
+                    None => json!({"running": false}),
+                    Some(session) => {
+                        let mut status = session.run("eval", &one("js", "location.href")).await;
+                        let url = status
+                            .as_mut()
+                            .map(|v| v["value"].take())
+                            .unwrap_or_default();
+                        json!({"running": true, "url": url})
+                    }
+                };
+                let text = match &status["url"] {
+                    Value::String(url) => format!("running, at {url}"),
+                    _ => "not running: action=start or navigate starts it".to_string(),
+                };
+                return Ok(ToolReply {
+                    text,
+                    structured: Some(status),
+                    png: None,
+                });
+            }
+            "stop" => {
+                let was = slot.take();
+                let text = match was {
+                    Some(session) => {
+                        session.close().await;
+                        "stopped"
+                    }
+                    None => "was not running",
+                };
+                return Ok(ToolReply {
+                    text: text.to_string(),
+                    structured: Some(json!({"running": false})),
+                    png: None,
+                });
+            }
+            "start" => match url {
+                Some(url) => ("go", one("url", url)),
+                None => {
+                    self.running(&mut slot).await?;
+                    return Ok(ToolReply {
+                        text: "started: navigate to a page, then snapshot".to_string(),
+                        structured: Some(json!({"running": true})),
+                        png: None,
+                    });
+                }
+            },
+            "navigate" => ("go", one("url", url.ok_or("navigate needs target_url")?)),
+            "snapshot" => ("look", Map::new()),
+            "act" => act_request(args.get("request"))?,
+            other => return Err(format!("unknown action {other:?}")),
+        };
+        let session = self.running(&mut slot).await?;
+        let payload = session.run(command, &request).await.map_err(tool_message)?;
+        Ok(reply_for(command, payload))
+    }
+}
+
+/// One argument.
+#[cfg(feature = "live")]
+fn one(key: &str, value: &str) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert(key.into(), Value::from(value));
+    map
+}
+
+/// The agent request for the `browser` tool's `request: {kind, target_id, text}`.
+#[cfg(feature = "live")]
+fn act_request(request: Option<&Value>) -> Result<(&'static str, Map<String, Value>), String> {
+    let request = match request {
+        Some(Value::Object(map)) => map,
+        _ => return Err("act needs request: {kind, target_id, text}".to_string()),
+    };
+    if let Some(key) = request
+        .keys()
+        .find(|k| !matches!(k.as_str(), "kind" | "target_id" | "text"))
+    {
+        return Err(format!(
+            "request has no field {key:?} (it takes kind, target_id, text)"
+        ));
+    }
+    let kind = string_arg(request, "kind")?.ok_or("request.kind is required")?;
+    let text = string_arg(request, "text")?;
+    let mut out = Map::new();
+    if kind == "evaluate" {
+        out.insert(
+            "js".into(),
+            Value::from(text.ok_or("evaluate needs request.text")?),
+        );
+        return Ok(("eval", out));
+    }
+    if let Some(id) = string_arg(request, "target_id")? {
+        // The design numbers elements ("15"); refs here are "e15".
+        let id = if id.bytes().all(|b| b.is_ascii_digit()) {
+            format!("e{id}")
+        } else {
+            id.to_string()
+        };
+        out.insert("ref".into(), Value::from(id));
+    }
+    if let Some(text) = text {
+        let key = match kind {
+            "press_key" => "key",
+            "scroll" => "direction",
+            _ => "value",
+        };
+        out.insert(key.into(), Value::from(text));
+    }
+    out.insert("op".into(), Value::from(kind));
+    Ok(("act", out))
+}
+
+/// A session error as the model reads it: the code first.
+#[cfg(feature = "live")]
+fn tool_message(e: crate::live::AgentError) -> String {
+    let code = serde_json::to_value(e.code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    format!("{code}: {}", e.message)
+}
+
+/// The text of an agent command's answer, with its payload as structured content.
+#[cfg(feature = "live")]
+fn reply_for(command: &str, mut payload: Value) -> ToolReply {
+    let mut png = None;
+    let text = match command {
+        "look" => payload["snapshot"].as_str().unwrap_or_default().to_string(),
+        "query" => payload["value"].as_str().unwrap_or_default().to_string(),
+        "eval" => payload["value"].to_string(),
+        "wait" => format!("waited {} ms", payload["waited_ms"]),
+        "screenshot" => {
+            png = payload["base64"].as_str().map(str::to_string);
+            // The image goes as image content; structured content keeps the facts only.
+            if let Some(map) = payload.as_object_mut() {
+                map.remove("base64");
+            }
+            "screenshot of the viewport (PNG)".to_string()
+        }
+        "go" | "back" => format!(
+            "at {} ({}); call web_snapshot to see the page: refs from before are stale",
+            payload["url"], payload["title"]
+        ),
+        _ => {
+            let hint = if payload["changed"] == true {
+                "; the page changed: call web_snapshot before using refs again"
+            } else {
+                ""
+            };
+            format!(
+                "done: changed={} navigated={} url={}{hint}",
+                payload["changed"], payload["navigated"], payload["url"]
+            )
+        }
+    };
+    ToolReply {
+        text,
+        structured: Some(payload),
+        png,
     }
 }
 
@@ -169,13 +364,24 @@ impl Backend for LiveTools {
     async fn call(&self, name: String, args: Map<String, Value>) -> Result<ToolReply, String> {
         let spec = tools::find(&name).ok_or_else(|| format!("unknown tool {name:?}"))?;
         check_args(spec, &args)?;
+        // Strict-mode callers send null for what they leave out.
+        let mut request = args;
+        request.retain(|_, v| !v.is_null());
+        if name == "browser" {
+            return self.browser(&request).await;
+        }
         // Each web_* tool is one agent-protocol request: a command, and the argument that
         // says which query or operation.
         let (command, extra) = match name.as_str() {
             "web_snapshot" => ("look", None),
+            "web_navigate" => ("go", None),
+            "web_back" => ("back", None),
+            "web_wait_for" => ("wait", None),
+            "web_screenshot" => ("screenshot", None),
             "web_get_text" => ("query", Some(("kind", "text"))),
             "web_get_value" => ("query", Some(("kind", "value"))),
             "web_click" => ("act", Some(("op", "click"))),
+            "web_hover" => ("act", Some(("op", "hover"))),
             "web_fill" => ("act", Some(("op", "fill"))),
             "web_select" => ("act", Some(("op", "select"))),
             "web_check" => ("act", Some(("op", "check"))),
@@ -184,45 +390,14 @@ impl Backend for LiveTools {
             "web_press_key" => ("act", Some(("op", "press_key"))),
             _ => return Err(format!("{name} is not a live tool")),
         };
-        let mut request = args;
         if let Some((key, value)) = extra {
             request.insert(key.into(), Value::from(value));
         }
-        // Strict-mode callers send null for what they leave out.
-        request.retain(|_, v| !v.is_null());
-        let mut session = self.session.lock().await;
-        let payload = session
-            .run(command, &request)
-            .await
-            .map_err(|e| format!("{}: {}", code_name(e.code), e.message))?;
-        let text = match command {
-            "look" => payload["snapshot"].as_str().unwrap_or_default().to_string(),
-            "query" => payload["value"].as_str().unwrap_or_default().to_string(),
-            _ => {
-                let hint = if payload["changed"] == true {
-                    "; the page changed: call web_snapshot before using refs again"
-                } else {
-                    ""
-                };
-                format!(
-                    "done: changed={} navigated={} url={}{hint}",
-                    payload["changed"], payload["navigated"], payload["url"]
-                )
-            }
-        };
-        Ok(ToolReply {
-            text,
-            structured: Some(payload),
-        })
+        let mut slot = self.session.lock().await;
+        let session = self.running(&mut slot).await?;
+        let payload = session.run(command, &request).await.map_err(tool_message)?;
+        Ok(reply_for(command, payload))
     }
-}
-
-#[cfg(feature = "live")]
-fn code_name(code: crate::live::Code) -> String {
-    serde_json::to_value(code)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// One call for the offline worker.
@@ -335,6 +510,7 @@ impl DocCache {
         Ok(ToolReply {
             text,
             structured: Some(structured),
+            png: None,
         })
     }
 
@@ -373,7 +549,11 @@ impl DocCache {
         if result.truncated {
             text.push_str(&format!("\n[truncated at {limit} characters]"));
         }
-        Ok(ToolReply { text, structured })
+        Ok(ToolReply {
+            text,
+            structured,
+            png: None,
+        })
     }
 
     /// Reads the main content of a page (new, or held under a handle).
@@ -433,6 +613,7 @@ impl DocCache {
                 result.text
             ),
             structured: Some(structured),
+            png: None,
         })
     }
 

@@ -2,6 +2,10 @@
 //! (`html_snapshot`, `html_query`, `html_read`) and the live browser tools (`web_snapshot`,
 //! `web_click`…), in the shape each API wants.
 //!
+//! A third set is the design's single multiplexed `browser` tool (`action: status | start |
+//! stop | navigate | snapshot | act`), for hosts that want one tool; `mcp --live` serves it
+//! beside the `web_*` tools.
+//!
 //! The tools are one table of data ([`TOOLS`]); [`definitions`] writes it out per
 //! [`Flavor`]. The MCP server and the live agent take their schemas from here too, so what
 //! `agent-snapshot schema` prints is what they accept.
@@ -43,7 +47,9 @@ pub enum ToolSet {
     Offline,
     /// `web_*`: drive a live browser (the `agent` mode, `mcp --live`).
     Live,
-    /// Both.
+    /// `browser`: the same browser behind one multiplexed tool (`mcp --live` serves it too).
+    Browser,
+    /// All of them.
     #[default]
     All,
 }
@@ -62,6 +68,8 @@ pub enum ParamType {
     /// An array of strings.
     Strings,
     Boolean,
+    /// An object with these properties (closed: no others).
+    Object(&'static [Param]),
 }
 
 /// One parameter of a tool.
@@ -81,8 +89,9 @@ pub struct ToolSpec {
     pub params: &'static [Param],
     /// Whether the render budgets ([`BUDGET_PARAMS`]) follow `params`.
     pub budgets: bool,
-    /// Live tools need a browser; offline ones work on HTML.
-    pub live: bool,
+    /// The set it belongs to: [`ToolSet::Offline`] (works on HTML), [`ToolSet::Live`] or
+    /// [`ToolSet::Browser`] (need a browser).
+    pub set: ToolSet,
 }
 
 impl ToolSpec {
@@ -115,6 +124,11 @@ const REF: Param = param(
     "ref",
     ParamType::String,
     "A ref from the latest snapshot, e.g. \"e5\".",
+);
+const URL: Param = param(
+    "url",
+    ParamType::String,
+    "The address to open, e.g. https://example.com/login.",
 );
 const LIMIT: Param = optional(
     "limit",
@@ -181,7 +195,7 @@ snapshot was truncated; raise max_chars/max_nodes only when what you need is mis
             ),
         ],
         budgets: true,
-        live: false,
+        set: ToolSet::Offline,
     },
     ToolSpec {
         name: "html_query",
@@ -204,7 +218,7 @@ ask for html only when the text is not enough.",
             LIMIT,
         ],
         budgets: false,
-        live: false,
+        set: ToolSet::Offline,
     },
     ToolSpec {
         name: "html_read",
@@ -250,7 +264,7 @@ with `continue with: read --from e57`: call html_read again with the handle and 
             ),
         ],
         budgets: false,
-        live: false,
+        set: ToolSet::Offline,
     },
     ToolSpec {
         name: "web_snapshot",
@@ -276,7 +290,7 @@ old ref fails with STALE_REF.",
             ),
         ],
         budgets: true,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_click",
@@ -285,7 +299,7 @@ at its centre), then wait for the page to settle. Returns whether the page chang
 navigated; if it did, call web_snapshot before using refs again.",
         params: &[REF],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_fill",
@@ -294,7 +308,7 @@ firing the input and change events that frameworks listen to. Call web_snapshot 
 the page may have reacted.",
         params: &[REF, param("value", ParamType::String, "The new value.")],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_select",
@@ -309,7 +323,7 @@ value or by visible text. Several values select several options of a multiple se
             ),
         ],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_check",
@@ -317,14 +331,14 @@ value or by visible text. Several values select several options of a multiple se
 state.",
         params: &[REF],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_uncheck",
         description: "Uncheck the checkbox with this ref. Returns its final state.",
         params: &[REF],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_scroll",
@@ -351,7 +365,7 @@ web_snapshot afterwards to see what appeared.",
             ),
         ],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_press_key",
@@ -363,7 +377,7 @@ Call web_snapshot afterwards if the page may have changed.",
             "The key, as in KeyboardEvent.key (Enter, Tab, Escape, a…).",
         )],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_get_text",
@@ -371,14 +385,141 @@ Call web_snapshot afterwards if the page may have changed.",
 Use it instead of asking for HTML.",
         params: &[REF, LIMIT],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
     },
     ToolSpec {
         name: "web_get_value",
         description: "Read the current value of the form field with this ref.",
         params: &[REF],
         budgets: false,
-        live: true,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_navigate",
+        description: "Open a URL in the browser (it starts on the first call) and wait for \
+the page to load. Returns the final URL and title; call web_snapshot next to see the page: \
+refs from before are stale.",
+        params: &[URL],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_back",
+        description: "Go back one page in the browser's history, as the Back button does, \
+and wait for it to load. Call web_snapshot next: refs from before are stale.",
+        params: &[],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_wait_for",
+        description: "Wait until some text appears on the page, or until the element with \
+a ref is there, or for a fixed time. Give exactly one of text, ref and time_ms. Fails with \
+TIMEOUT when the condition is still false after timeout_ms.",
+        params: &[
+            optional(
+                "text",
+                ParamType::String,
+                "Text to wait for in the page's visible text.",
+            ),
+            optional(
+                "ref",
+                ParamType::String,
+                "A ref from the latest snapshot to wait for.",
+            ),
+            optional(
+                "time_ms",
+                ParamType::Integer {
+                    min: 0,
+                    max: 120_000,
+                },
+                "Just wait this many milliseconds.",
+            ),
+            optional(
+                "timeout_ms",
+                ParamType::Integer {
+                    min: 1,
+                    max: 120_000,
+                },
+                "Longest wait for text or ref (default 5000).",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_screenshot",
+        description: "Take a PNG screenshot of what the browser's viewport shows, returned \
+as an image. Prefer web_snapshot to find and use elements; a screenshot is for what text \
+cannot say (layout, images, a CAPTCHA).",
+        params: &[],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_hover",
+        description: "Move the pointer over the element with this ref (menus and tooltips \
+that open on hover). Call web_snapshot afterwards to see what appeared.",
+        params: &[REF],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "browser",
+        description: "Drive a web browser through one tool. action=start launches it \
+(target_url optional), navigate opens target_url, snapshot returns the page as one line per \
+thing a person sees and can use with refs like e5, act does request.kind (click, fill, type, \
+select, check, uncheck, hover, press_key, scroll, evaluate) on request.target_id (a ref from \
+the latest snapshot) with request.text (the value, key or script), status says whether it \
+runs and where, stop closes it. Snapshot again after every act that changes the page: old \
+refs fail with STALE_REF.",
+        params: &[
+            param(
+                "action",
+                ParamType::Enum(&["status", "start", "stop", "navigate", "snapshot", "act"]),
+                "What to do.",
+            ),
+            optional(
+                "target_url",
+                ParamType::String,
+                "The URL for navigate (and, optionally, start).",
+            ),
+            optional(
+                "request",
+                ParamType::Object(&[
+                    param(
+                        "kind",
+                        ParamType::Enum(&[
+                            "click",
+                            "fill",
+                            "type",
+                            "select",
+                            "check",
+                            "uncheck",
+                            "hover",
+                            "press_key",
+                            "scroll",
+                            "evaluate",
+                        ]),
+                        "The operation.",
+                    ),
+                    optional(
+                        "target_id",
+                        ParamType::String,
+                        "The element's ref from the latest snapshot, e.g. e5 (or 5).",
+                    ),
+                    optional(
+                        "text",
+                        ParamType::String,
+                        "The value to fill, type or select; the key to press; the \
+JavaScript expression to evaluate; the direction to scroll.",
+                    ),
+                ]),
+                "The operation for act.",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Browser,
     },
 ];
 
@@ -389,10 +530,16 @@ pub fn find(name: &str) -> Option<&'static ToolSpec> {
 
 /// The tools of `set`, in table order.
 pub fn specs(set: ToolSet) -> impl Iterator<Item = &'static ToolSpec> {
-    TOOLS.iter().filter(move |t| match set {
-        ToolSet::Offline => !t.live,
-        ToolSet::Live => t.live,
-        ToolSet::All => true,
+    TOOLS
+        .iter()
+        .filter(move |t| set == ToolSet::All || t.set == set)
+}
+
+/// The tools an MCP server for `set` lists: a live server serves the single `browser` tool
+/// beside the `web_*` tools, for hosts that want one tool.
+pub fn served(set: ToolSet) -> impl Iterator<Item = &'static ToolSpec> {
+    TOOLS.iter().filter(move |t| {
+        set == ToolSet::All || t.set == set || (set == ToolSet::Live && t.set == ToolSet::Browser)
     })
 }
 
@@ -435,11 +582,16 @@ pub fn definition(spec: &ToolSpec, flavor: Flavor) -> Value {
 /// The JSON Schema of a tool's arguments. `strict` writes OpenAI's strict form: every
 /// property listed in `required`, optional ones made nullable.
 pub fn input_schema(spec: &ToolSpec, strict: bool) -> Value {
+    object_schema(spec.all_params(), strict)
+}
+
+/// A closed object of `params`; nested objects get the same form.
+fn object_schema<'a>(params: impl Iterator<Item = &'a Param>, strict: bool) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for p in spec.all_params() {
+    for p in params {
         let nullable = strict && !p.required;
-        properties.insert(p.name.to_string(), param_schema(p, nullable));
+        properties.insert(p.name.to_string(), param_schema(p, nullable, strict));
         if p.required || strict {
             required.push(Value::from(p.name));
         }
@@ -452,7 +604,7 @@ pub fn input_schema(spec: &ToolSpec, strict: bool) -> Value {
     })
 }
 
-fn param_schema(p: &Param, nullable: bool) -> Value {
+fn param_schema(p: &Param, nullable: bool, strict: bool) -> Value {
     // A nullable property lists "null" beside its type (and in its enum): strict mode's way
     // of saying "optional". https://json-schema.org/understanding-json-schema/reference/type
     let ty = |name: &str| {
@@ -476,6 +628,11 @@ fn param_schema(p: &Param, nullable: bool) -> Value {
             json!({ "type": ty("string"), "enum": values })
         }
         ParamType::Strings => json!({ "type": ty("array"), "items": { "type": "string" } }),
+        ParamType::Object(params) => {
+            let mut schema = object_schema(params.iter(), strict);
+            schema["type"] = ty("object");
+            schema
+        }
     };
     schema["description"] = Value::from(p.description);
     schema
@@ -550,8 +707,14 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), TOOLS.len());
         assert_eq!(
-            specs(ToolSet::Offline).count() + specs(ToolSet::Live).count(),
+            specs(ToolSet::Offline).count()
+                + specs(ToolSet::Live).count()
+                + specs(ToolSet::Browser).count(),
             TOOLS.len()
+        );
+        assert_eq!(
+            served(ToolSet::Live).count(),
+            specs(ToolSet::Live).count() + 1
         );
         assert_eq!(
             specs(ToolSet::Offline).map(|t| t.name).collect::<Vec<_>>(),

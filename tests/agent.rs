@@ -7,30 +7,17 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
+mod common;
+use common::{chromium, serve};
 
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipping: needs Chromium at /usr/bin/chromium (apt-get install chromium) or $CHROMIUM"
-        );
-        None
-    }
-}
+const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
 const LOGIN: &str = r#"<!doctype html><title>Sign in</title>
 <form action="/welcome.html" method="get">
@@ -64,36 +51,17 @@ const LINKS: &str = r#"<!doctype html><title>Links</title>
 const TIMER: &str = r#"<!doctype html><title>Timer</title><div id="out">Loading</div>
 <script>setTimeout(() => { document.getElementById('out').textContent = 'Results are ready'; }, 400);</script>"#;
 
-/// Serves `pages` (path → HTML) on 127.0.0.1; returns the base URL.
-fn serve(pages: HashMap<&'static str, String>) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let pages = Arc::new(pages);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let pages = Arc::clone(&pages);
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 8192];
-                let n = stream.read(&mut buf).unwrap_or(0);
-                let request = String::from_utf8_lossy(&buf[..n]);
-                let path = request.split_whitespace().nth(1).unwrap_or("/");
-                let path = path.split('?').next().unwrap_or(path);
-                let (status, body) = match pages.get(path) {
-                    Some(body) => ("200 OK", body.as_str()),
-                    None => ("404 Not Found", "<title>Not found</title>not found"),
-                };
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n\
-                     Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            });
-        }
-    });
-    format!("http://127.0.0.1:{}", addr.port())
-}
+const TALL: &str = r#"<!doctype html><title>Tall</title>
+<button>Near</button><div style="height: 4000px"></div><button>Far</button>"#;
+
+/// A button where the sidebar opens (top right), and page CSS that tries to reach the
+/// agent's UI.
+const CORNER: &str = r#"<!doctype html><title>Corner</title>
+<style>* { color: red !important; font-size: 40px !important; }
+agent-snapshot-ui { display: none !important; }</style>
+<button id="corner" style="position: fixed; top: 14px; right: 14px; width: 120px; height: 40px"
+  onclick="document.title = 'Clicked'">Corner</button>
+<label>Note <input name="note"></label>"#;
 
 fn fixtures() -> String {
     let mut pages = HashMap::new();
@@ -102,6 +70,8 @@ fn fixtures() -> String {
     pages.insert("/form.html", FORM.to_string());
     pages.insert("/links.html", LINKS.to_string());
     pages.insert("/timer.html", TIMER.to_string());
+    pages.insert("/tall.html", TALL.to_string());
+    pages.insert("/corner.html", CORNER.to_string());
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
     pages.insert(
         "/shop.html",
@@ -121,10 +91,17 @@ struct Agent {
 
 impl Agent {
     fn start() -> Option<Agent> {
+        Agent::start_with(&["--headless"])
+    }
+
+    /// An agent on a fresh profile, with these options besides.
+    fn start_with(options: &[&str]) -> Option<Agent> {
         let browser = chromium()?;
         let profile = tempfile::tempdir().expect("profile dir");
         let mut child = Command::new(BIN)
-            .args(["agent", "--headless", "--browser"])
+            .arg("agent")
+            .args(options)
+            .arg("--browser")
             .arg(&browser)
             .arg("--user-data-dir")
             .arg(profile.path())
@@ -167,6 +144,30 @@ impl Agent {
         let resp = self.send_raw(&req.to_string());
         assert_eq!(resp["id"], id, "{resp}");
         resp
+    }
+
+    /// One request in the design's format; the response has no id.
+    fn eval(&mut self, payload: &str) -> Value {
+        let resp = self.send_raw(&json!({"command": "eval", "payload": payload}).to_string());
+        assert!(resp.get("id").is_none(), "{resp}");
+        resp
+    }
+
+    /// The payload of a successful design-format request.
+    fn eval_ok(&mut self, payload: &str) -> Value {
+        let resp = self.eval(payload);
+        assert_eq!(resp["command"], "result", "{payload}: {resp}");
+        resp["payload"].clone()
+    }
+
+    /// The error code of a failed design-format request.
+    fn eval_err(&mut self, payload: &str) -> String {
+        let resp = self.eval(payload);
+        assert_eq!(resp["command"], "error", "{payload}: {resp}");
+        assert!(resp["payload"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
+        resp["payload"]["code"].as_str().unwrap_or("").to_string()
     }
 
     /// The payload of a successful request.
@@ -386,6 +387,17 @@ fn dom_change_then_navigation_makes_refs_stale() {
         "{}",
         look["snapshot"]
     );
+    // The first look's refs are stale now, though their elements are still there: a ref
+    // never comes to mean what a newer look numbered alike.
+    for old in [&add, &next] {
+        let (code, message) = a.err("act", json!({"ref": old, "op": "focus"}));
+        assert_eq!(code, "STALE_REF", "{message}");
+        assert!(message.contains("older look"), "{message}");
+    }
+    let (add, next) = (
+        ref_of(&look, "button", "Add item"),
+        ref_of(&look, "link", "Next page"),
+    );
 
     let nav = a.ok("act", json!({"ref": next, "op": "click"}));
     assert_eq!(nav["navigated"], true, "{nav}");
@@ -577,33 +589,7 @@ fn attach_to_a_running_browser_and_leave_it_running() {
     let Some(browser) = chromium() else { return };
     let base = fixtures();
     let profile = tempfile::tempdir().unwrap();
-    let mut user_browser = Command::new(&browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-        ])
-        .args([
-            "--disable-background-networking",
-            "--remote-debugging-port=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg("about:blank")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("start Chromium");
-    // Chromium prints its DevTools URL on stderr once it listens.
-    let mut stderr = BufReader::new(user_browser.stderr.take().unwrap());
-    let ws = loop {
-        let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "no DevTools URL");
-        if let Some(url) = line.trim().strip_prefix("DevTools listening on ") {
-            break url.to_string();
-        }
-    };
-    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let (mut user_browser, ws) = user_browser(&browser, profile.path());
 
     let mut child = Command::new(BIN)
         .args(["agent", "--attach", &ws])
@@ -634,4 +620,422 @@ fn attach_to_a_running_browser_and_leave_it_running() {
     );
     let _ = user_browser.kill();
     let _ = user_browser.wait();
+}
+
+/// The ref of `role:name[ref]` in a design-format look's `tree`.
+fn tree_ref(look: &Value, role: &str, name: &str) -> String {
+    let prefix = format!("{role}:{name}[");
+    look["tree"]
+        .as_array()
+        .expect("tree")
+        .iter()
+        .filter_map(Value::as_str)
+        .find_map(|s| s.strip_prefix(&prefix)?.strip_suffix(']'))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no {role}:{name} in {}", look["tree"]))
+}
+
+#[test]
+fn design_format_look_act_go_wait_eval() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    let go = a.eval_ok(&format!("agent.go('{base}/form.html')"));
+    assert_eq!(
+        go,
+        json!({"url": format!("{base}/form.html"), "title": "Preferences"})
+    );
+    let look = a.eval_ok("agent.look()");
+    assert_eq!(
+        look.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["url", "title", "tree", "actions"]
+    );
+    let country = tree_ref(&look, "combobox", "Country");
+    let subscribe = tree_ref(&look, "checkbox", "Subscribe");
+    let pro = tree_ref(&look, "radio", "Pro");
+    assert_eq!(
+        look["actions"][&country],
+        json!(["select", "click", "focus"])
+    );
+    assert_eq!(
+        look["actions"][&subscribe],
+        json!(["click", "check", "uncheck", "focus"])
+    );
+    // Every tree entry is role:name[ref] and has its actions; nothing but what can be used.
+    for entry in look["tree"].as_array().unwrap() {
+        let entry = entry.as_str().unwrap();
+        let r = entry.rsplit('[').next().unwrap().trim_end_matches(']');
+        assert!(look["actions"][r].is_array(), "{entry}");
+    }
+    assert_eq!(
+        a.eval_ok(&format!("agent.act('{country}', 'select', 'France')")),
+        json!({"changed": true})
+    );
+    a.eval_ok(&format!("agent.act(\"{subscribe}\", \"check\")"));
+    a.eval_ok(&format!("agent.act('{pro}', 'click')"));
+    let value = a.eval_ok(
+        "agent.eval(\"[document.querySelector('[name=country]').value, \
+         document.querySelector('[name=subscribe]').checked, \
+         document.querySelector('[name=plan]:checked').value]\")",
+    );
+    assert_eq!(value, json!({"value": ["fr", true, "pro"]}));
+
+    // wait: a ref, a JS condition, and a timeout.
+    let waited = a.eval_ok(&format!("agent.wait('{country}')"));
+    assert!(waited["elapsed"].as_u64().is_some(), "{waited}");
+    a.eval_ok("agent.wait(\"document.title.includes('Pref')\")");
+    assert_eq!(
+        a.eval_err("agent.wait('document.title === 1', 300)"),
+        "TIMEOUT"
+    );
+
+    // Viewport: the far button shows only with viewport: false.
+    a.eval_ok(&format!("agent.go('{base}/tall.html')"));
+    let near = a.eval_ok("agent.look()");
+    tree_ref(&near, "button", "Near");
+    assert!(
+        !near["tree"].to_string().contains("Far"),
+        "{}",
+        near["tree"]
+    );
+    let whole = a.eval_ok("agent.look({viewport: false})");
+    tree_ref(&whole, "button", "Near");
+    tree_ref(&whole, "button", "Far");
+    let scoped = a.eval_ok("agent.look({scope: 'body', viewport: false})");
+    tree_ref(&scoped, "button", "Far");
+
+    // Bad payloads: INVALID_ARGS each, and the session goes on.
+    for bad in [
+        "agent.fly()",
+        "1 + 1",
+        "agent.look(); agent.go('x')",
+        "agent.act('e1')",
+        "agent.go(location)",
+        "agent.look({zoom: 2})",
+    ] {
+        assert_eq!(a.eval_err(bad), "INVALID_ARGS", "{bad}");
+    }
+    let r = a.send_raw(r#"{"command": "eval", "payload": 5}"#);
+    assert_eq!(r["payload"]["code"], "INVALID_ARGS", "{r}");
+    assert_eq!(
+        a.eval_err("agent.eval('throw new Error(1)')"),
+        "EVAL_FAILED"
+    );
+    assert_eq!(
+        a.eval_err("agent.handoff('Please solve the CAPTCHA')"),
+        "HANDOFF_UNAVAILABLE",
+        "headless: nobody can see the page"
+    );
+    // Both formats on one session: an id request still answers with its id.
+    let look = a.ok("look", json!({}));
+    assert!(look["snapshot"]
+        .as_str()
+        .unwrap()
+        .contains("button \"Near\""));
+    a.finish();
+}
+
+#[test]
+fn stale_ref_after_a_second_look_and_after_navigation_in_both_formats() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/login.html")}));
+    // The id protocol.
+    let first = a.ok("look", json!({}));
+    let email = ref_of(&first, "textbox", "Email");
+    let second = a.ok("look", json!({}));
+    let email2 = ref_of(&second, "textbox", "Email");
+    assert_ne!(email, email2, "a new look never reuses a ref");
+    let (code, _) = a.err("act", json!({"ref": email, "op": "fill", "value": "x"}));
+    assert_eq!(code, "STALE_REF");
+    let (code, _) = a.err("query", json!({"ref": email, "kind": "value"}));
+    assert_eq!(code, "STALE_REF");
+    a.ok("act", json!({"ref": email2, "op": "fill", "value": "new"}));
+    let (code, _) = a.err("act", json!({"ref": "e9999", "op": "click"}));
+    assert_eq!(code, "NOT_FOUND", "no look gave it");
+    // The design's format, on the same numbering.
+    let third = a.eval_ok("agent.look()");
+    let email3 = tree_ref(&third, "textbox", "Email");
+    assert_eq!(
+        a.eval_err(&format!("agent.act('{email2}', 'input', 'x')")),
+        "STALE_REF"
+    );
+    assert_eq!(
+        a.eval_err(&format!("agent.act('{email}', 'clear')")),
+        "STALE_REF"
+    );
+    assert_eq!(a.eval_err("agent.act('e9999', 'click')"), "NOT_FOUND");
+    a.eval_ok(&format!("agent.act('{email3}', 'input', 'kept')"));
+    // The old ref's element still holds what the current ref wrote: nothing acted on it.
+    assert_eq!(
+        a.ok("query", json!({"ref": email3, "kind": "value"}))["value"],
+        "kept"
+    );
+    // A navigation makes the latest look's refs stale, in both formats.
+    a.eval_ok(&format!("agent.go('{base}/login.html')"));
+    assert_eq!(
+        a.eval_err(&format!("agent.act('{email3}', 'input', 'x')")),
+        "STALE_REF"
+    );
+    let (code, message) = a.err("act", json!({"ref": email3, "op": "click"}));
+    assert_eq!(code, "STALE_REF", "{message}");
+    let fresh = a.ok("look", json!({}));
+    let (code, _) = a.err("wait", json!({"ref": email3}));
+    assert_eq!(code, "STALE_REF", "wait checks refs too");
+    a.ok(
+        "act",
+        json!({"ref": ref_of(&fresh, "textbox", "Email"), "op": "fill", "value": "ok"}),
+    );
+    a.finish();
+}
+
+/// The client of the design document, copied into tests/design_client.py, signs in.
+#[test]
+fn design_python_client_signs_in() {
+    let Some(browser) = chromium() else { return };
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipping: needs python3");
+        return;
+    }
+    let base = fixtures();
+    let out = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/design_client.py"))
+        .arg(BIN)
+        .arg(browser)
+        .arg(&base)
+        .output()
+        .expect("run the client");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("textbox:Email[e1]"), "{stdout}");
+    assert!(
+        stdout.contains("signed in - agent exit status 0"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn sidebar_logs_stays_out_of_snapshots_and_off_the_target() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start_with(&["--headless", "--sidebar"]) else {
+        return;
+    };
+    a.ok("go", json!({"url": format!("{base}/corner.html")}));
+    let look = a.ok("look", json!({"interactive_only": false}));
+    let text = look["snapshot"].as_str().unwrap();
+    // The panel is on the page, in a closed shadow root, shown despite the page's CSS.
+    let host = a.ok(
+        "eval",
+        json!({"js": "(() => { let h = document.querySelector('agent-snapshot-ui'); \
+               return h && [h.shadowRoot, getComputedStyle(h).display, h.parentNode === document.documentElement]; })()"}),
+    );
+    assert_eq!(host["value"], json!([null, "block", true]), "{host}");
+    for word in ["agent-snapshot", "Collapse", "Clear", "Resume"] {
+        assert!(!text.contains(word), "{word} in {text}");
+    }
+    assert_eq!(look["refs"].as_object().unwrap().len(), 2, "{text}");
+    // The panel opens over the corner button; a click on the button still lands on it.
+    let corner = ref_of(&look, "button", "Corner");
+    let covered = "(() => { let b = document.getElementById('corner').getBoundingClientRect(); \
+        return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2).id; })()";
+    assert_ne!(
+        a.ok("eval", json!({"js": covered}))["value"],
+        "corner",
+        "the fixture puts the button under the panel"
+    );
+    let click = a.ok("act", json!({"ref": corner, "op": "click"}));
+    assert_eq!(click["title"], "Clicked", "{click}");
+    assert_eq!(a.ok("eval", json!({"js": covered}))["value"], "corner");
+    // The design's look has the page's refs only.
+    let design = a.eval_ok("agent.look()");
+    assert_eq!(design["tree"].as_array().unwrap().len(), 2, "{design}");
+    a.finish();
+}
+
+/// A headless Chromium with a DevTools port, as a person's browser would be; its `ws://` URL.
+fn user_browser(browser: &Path, profile: &Path) -> (Child, String) {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--remote-debugging-port=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("about:blank")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start Chromium");
+    // Chromium prints its DevTools URL on stderr once it listens.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let ws = loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no DevTools URL");
+        if let Some(url) = line.trim().strip_prefix("DevTools listening on ") {
+            break url.to_string();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    (child, ws)
+}
+
+/// Clicks the overlay's Resume button as a person would: found through the DevTools
+/// protocol (which sees into closed shadow roots), pressed with real mouse events. `browser`
+/// was connected before the agent opened its tab, so it knows the tab.
+async fn press_resume(browser: &chromiumoxide::Browser, url_part: &str) {
+    use chromiumoxide::cdp::browser_protocol::dom::{GetBoxModelParams, GetDocumentParams, Node};
+    use chromiumoxide::cdp::browser_protocol::input::{
+        DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
+    };
+    let start = Instant::now();
+    let button = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no Resume button"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let mut page = None;
+        for p in browser.pages().await.unwrap_or_default() {
+            if p.url()
+                .await
+                .ok()
+                .flatten()
+                .is_some_and(|u| u.contains(url_part))
+            {
+                page = Some(p);
+            }
+        }
+        let Some(page) = page else { continue };
+        let doc = page
+            .execute(GetDocumentParams::builder().depth(-1).pierce(true).build())
+            .await
+            .expect("DOM.getDocument");
+        let mut stack: Vec<Node> = vec![doc.result.root.clone()];
+        let mut found = None;
+        while let Some(node) = stack.pop() {
+            let attrs = node.attributes.clone().unwrap_or_default();
+            if node.local_name == "button"
+                && attrs
+                    .chunks(2)
+                    .any(|kv| kv[0] == "class" && kv[1] == "resume")
+            {
+                found = Some(node.backend_node_id);
+            }
+            stack.extend(node.children.clone().unwrap_or_default());
+            stack.extend(node.shadow_roots.clone().unwrap_or_default());
+        }
+        let Some(id) = found else { continue };
+        let model = page
+            .execute(GetBoxModelParams::builder().backend_node_id(id).build())
+            .await;
+        let Ok(model) = model else { continue };
+        let quad = model.result.model.content.inner().clone();
+        let x = (quad[0] + quad[2] + quad[4] + quad[6]) / 4.0;
+        let y = (quad[1] + quad[3] + quad[5] + quad[7]) / 4.0;
+        break (page, x, y);
+    };
+    let (page, x, y) = button;
+    for kind in [
+        DispatchMouseEventType::MouseMoved,
+        DispatchMouseEventType::MousePressed,
+        DispatchMouseEventType::MouseReleased,
+    ] {
+        let mut event = DispatchMouseEventParams::builder()
+            .r#type(kind.clone())
+            .x(x)
+            .y(y);
+        if kind != DispatchMouseEventType::MouseMoved {
+            event = event.button(MouseButton::Left).click_count(1);
+        }
+        page.execute(event.build().unwrap())
+            .await
+            .expect("mouse event");
+    }
+}
+
+/// handoff shows its prompt in the page and returns when a person presses Resume; a page
+/// script cannot press it, and a handoff nobody answers times out.
+#[test]
+fn handoff_waits_for_resume_in_the_overlay() {
+    let Some(browser) = chromium() else { return };
+    let base = fixtures();
+    let profile = tempfile::tempdir().unwrap();
+    let (mut user, ws) = user_browser(&browser, profile.path());
+    // A person's view of the browser: connected first, so it sees the tab the agent opens.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let person = rt.block_on(async {
+        use futures::StreamExt;
+        let (person, mut handler) = chromiumoxide::Browser::connect(ws.clone())
+            .await
+            .expect("connect");
+        tokio::spawn(async move { while handler.next().await.is_some() {} });
+        person
+    });
+    let mut child = Command::new(BIN)
+        .args(["agent", "--attach", &ws])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn agent");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = move |line: Value| {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    };
+    let mut read = move || {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    };
+    assert_eq!(read()["command"], "ready");
+    send(json!({"command": "eval", "payload": format!("agent.go('{base}/login.html?handoff')")}));
+    assert_eq!(read()["command"], "result");
+    // Nobody answers: a timeout, and the prompt goes away.
+    send(json!({"command": "eval", "payload": "agent.handoff('Nobody here', {timeout: 600})"}));
+    let r = read();
+    assert_eq!(r["payload"]["code"], "HANDOFF_TIMEOUT", "{r}");
+    // The page's own scripts cannot reach the prompt.
+    send(
+        json!({"id": 1, "command": "eval", "js": "[typeof window.__agentUI, \
+        document.querySelector('agent-snapshot-ui').shadowRoot]"}),
+    );
+    assert_eq!(read()["payload"]["value"], json!(["undefined", null]));
+
+    send(json!({"command": "eval", "payload": "agent.handoff('Please solve the CAPTCHA')"}));
+    let pressed = Instant::now();
+    rt.block_on(press_resume(&person, "login.html?handoff"));
+    let r = read();
+    assert_eq!(r["command"], "result", "{r}");
+    assert_eq!(r["payload"]["resumed"], true, "{r}");
+    assert!(r["payload"]["elapsed"].as_u64().unwrap() > 0, "{r}");
+    assert!(pressed.elapsed() < Duration::from_secs(10));
+    // The prompt never shows in a snapshot; the page's refs are all there.
+    send(json!({"id": 2, "command": "look"}));
+    let look = read();
+    let text = look["payload"]["snapshot"].as_str().unwrap();
+    assert!(!text.contains("Resume") && !text.contains("help"), "{text}");
+    assert_eq!(
+        look["payload"]["refs"].as_object().unwrap().len(),
+        3,
+        "{text}"
+    );
+    send(json!({"id": 3, "command": "handoff", "message": "again", "timeout_ms": 300}));
+    assert_eq!(read()["payload"]["code"], "HANDOFF_TIMEOUT");
+    drop(send);
+    assert!(child.wait().unwrap().success());
+    let _ = user.kill();
+    let _ = user.wait();
 }

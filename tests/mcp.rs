@@ -5,6 +5,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{json, Value};
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
 struct Client {
@@ -178,18 +180,37 @@ fn initialize_list_call_query_and_survive_bad_calls() {
     assert!(status.success(), "{status}");
 }
 
+/// What `schema --flavor mcp --tools SET` prints.
+fn printed_schema(set: &str) -> Vec<Value> {
+    let printed = Command::new(BIN)
+        .args(["schema", "--flavor", "mcp", "--tools", set])
+        .output()
+        .unwrap();
+    match serde_json::from_slice(&printed.stdout).unwrap() {
+        Value::Array(defs) => defs,
+        other => panic!("{other}"),
+    }
+}
+
+/// The ref on the first snapshot line that holds `needle`.
+fn ref_in(snapshot: &str, needle: &str) -> String {
+    let line = snapshot
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no {needle} in {snapshot}"));
+    line.rsplit("[ref=")
+        .next()
+        .unwrap()
+        .trim_end_matches([']', ':'])
+        .to_string()
+}
+
 /// `mcp --live`: the web_* tools drive a real Chromium. Skipped where Chromium is absent.
 #[test]
 fn live_tools_drive_chromium() {
-    let browser = std::env::var_os("CHROMIUM")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "/usr/bin/chromium".into());
-    if !browser.exists() {
-        eprintln!(
-            "skipping: needs Chromium at /usr/bin/chromium (apt-get install chromium) or $CHROMIUM"
-        );
+    let Some(browser) = common::chromium() else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("form.html");
     std::fs::write(
@@ -216,30 +237,19 @@ fn live_tools_drive_chromium() {
     c.initialize();
     let list = c.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools");
-    assert_eq!(tools.len(), 10);
-    let printed = Command::new(BIN)
-        .args(["schema", "--flavor", "mcp", "--tools", "live"])
-        .output()
-        .unwrap();
-    let printed: Value = serde_json::from_slice(&printed.stdout).unwrap();
-    for (listed, printed) in tools.iter().zip(printed.as_array().unwrap()) {
+    // The web_* tools, then the multiplexed browser tool: the schemas `schema` prints.
+    let mut printed = printed_schema("live");
+    printed.extend(printed_schema("browser"));
+    assert_eq!(tools.len(), 16);
+    assert_eq!(tools.len(), printed.len());
+    for (listed, printed) in tools.iter().zip(&printed) {
         assert_eq!(listed["name"], printed["name"]);
         assert_eq!(listed["inputSchema"], printed["inputSchema"]);
     }
 
     let snap = c.call("web_snapshot", json!({}));
     let snap_text = text(&snap).to_string();
-    let ref_for = |needle: &str| {
-        let line = snap_text
-            .lines()
-            .find(|l| l.contains(needle))
-            .expect(needle);
-        line.rsplit("[ref=")
-            .next()
-            .unwrap()
-            .trim_end_matches([']', ':'])
-            .to_string()
-    };
+    let ref_for = |needle: &str| ref_in(&snap_text, needle);
     let (name, send, other) = (
         ref_for("textbox \"Name\""),
         ref_for("button \"Send\""),
@@ -303,4 +313,119 @@ fn html_read_reads_continues_by_handle_and_queries_its_refs() {
         text(&bad).contains("exactly one of path, html and handle"),
         "{bad}"
     );
+}
+
+const LINKS: &str = r#"<!doctype html><title>Links</title>
+<a href="/next.html">Next page</a>
+<button onmouseover="document.title = 'Hovered'">Hover me</button>
+<script>setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p>Late text</p>'), 300)</script>"#;
+
+const NEXT: &str =
+    r#"<!doctype html><title>Next</title><h1>Next page</h1><a href="/links.html">Back home</a>"#;
+
+/// No --start-url: the browser starts on the first call; navigate, snapshot, click, back,
+/// wait, hover and screenshot, then the same browser through the one `browser` tool.
+#[test]
+fn live_tools_navigate_click_go_back_and_the_browser_tool() {
+    let Some(browser) = common::chromium() else {
+        return;
+    };
+    let mut pages = std::collections::HashMap::new();
+    pages.insert("/links.html", LINKS.to_string());
+    pages.insert("/next.html", NEXT.to_string());
+    let base = common::serve(pages);
+    let mut c = Client::start(&[
+        "--live".as_ref(),
+        "--headless".as_ref(),
+        "--browser".as_ref(),
+        browser.as_os_str(),
+    ]);
+    c.initialize();
+    let nav = c.call("web_navigate", json!({"url": format!("{base}/links.html")}));
+    assert_ne!(nav["isError"], true, "{nav}");
+    assert!(text(&nav).contains("call web_snapshot"), "{nav}");
+    assert_eq!(nav["structuredContent"]["title"], "Links");
+    let waited = c.call(
+        "web_wait_for",
+        json!({"text": "Late text", "timeout_ms": 5000}),
+    );
+    assert_ne!(waited["isError"], true, "{waited}");
+    let snap = c.call("web_snapshot", json!({}));
+    let snap_text = text(&snap).to_string();
+    let next = ref_in(&snap_text, "link \"Next page\"");
+    let hover = ref_in(&snap_text, "button \"Hover me\"");
+    let hovered = c.call("web_hover", json!({"ref": hover}));
+    assert_eq!(
+        hovered["structuredContent"]["title"], "Hovered",
+        "{hovered}"
+    );
+    let click = c.call("web_click", json!({"ref": next}));
+    assert!(text(&click).contains("navigated=true"), "{click}");
+    let snap = c.call("web_snapshot", json!({}));
+    assert!(text(&snap).contains("heading \"Next page\""), "{snap}");
+    let back = c.call("web_back", json!({}));
+    assert_ne!(back["isError"], true, "{back}");
+    assert!(
+        back["structuredContent"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/links.html"),
+        "{back}"
+    );
+    let stale = c.call("web_click", json!({"ref": next}));
+    assert_eq!(stale["isError"], true);
+    assert!(text(&stale).starts_with("STALE_REF:"), "{stale}");
+    let timeout = c.call("web_wait_for", json!({"text": "never", "timeout_ms": 200}));
+    assert!(text(&timeout).starts_with("TIMEOUT:"), "{timeout}");
+    let slept = c.call("web_wait_for", json!({"time_ms": 50}));
+    assert_eq!(slept["structuredContent"]["waited_ms"], 50, "{slept}");
+    let shot = c.call("web_screenshot", json!({}));
+    let image = &shot["content"][1];
+    assert_eq!(image["type"], "image", "{shot}");
+    assert_eq!(image["mimeType"], "image/png");
+    let png = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        image["data"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+
+    // The same browser through the one multiplexed tool.
+    let status = c.call("browser", json!({"action": "status"}));
+    assert_eq!(status["structuredContent"]["running"], true, "{status}");
+    let go = c.call(
+        "browser",
+        json!({"action": "navigate", "target_url": format!("{base}/next.html")}),
+    );
+    assert_eq!(go["structuredContent"]["title"], "Next", "{go}");
+    let snap = c.call("browser", json!({"action": "snapshot"}));
+    let home = ref_in(text(&snap), "link \"Back home\"");
+    let act = c.call(
+        "browser",
+        json!({"action": "act", "request": {"kind": "click", "target_id": home, "text": null}}),
+    );
+    assert!(text(&act).contains("navigated=true"), "{act}");
+    let title = c.call(
+        "browser",
+        json!({"action": "act", "request": {"kind": "evaluate", "text": "document.title"}}),
+    );
+    assert_eq!(text(&title), "\"Links\"", "{title}");
+    let bad = c.call(
+        "browser",
+        json!({"action": "act", "request": {"kind": "fly"}}),
+    );
+    assert_eq!(bad["isError"], true, "{bad}");
+    let stop = c.call("browser", json!({"action": "stop"}));
+    assert_ne!(stop["isError"], true, "{stop}");
+    let status = c.call("browser", json!({"action": "status"}));
+    assert_eq!(status["structuredContent"]["running"], false, "{status}");
+    // Any call starts it again.
+    let again = c.call(
+        "browser",
+        json!({"action": "start", "target_url": format!("{base}/next.html")}),
+    );
+    assert_eq!(again["structuredContent"]["title"], "Next", "{again}");
+
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
 }

@@ -14,7 +14,7 @@ const FLAVORS: [(&str, Flavor); 4] = [
     ("mcp", Flavor::Mcp),
 ];
 
-const ALL_TOOLS: [&str; 13] = [
+const ALL_TOOLS: [&str; 19] = [
     "html_snapshot",
     "html_query",
     "html_read",
@@ -28,6 +28,12 @@ const ALL_TOOLS: [&str; 13] = [
     "web_press_key",
     "web_get_text",
     "web_get_value",
+    "web_navigate",
+    "web_back",
+    "web_wait_for",
+    "web_screenshot",
+    "web_hover",
+    "browser",
 ];
 
 fn cli_schema(flavor: &str) -> Value {
@@ -168,5 +174,40 @@ fn tool_sets_split_offline_and_live() {
         .map(|d| d["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["html_snapshot", "html_query", "html_read"]);
-    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 10);
+    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 15);
+}
+
+/// `schema --tools browser`: the design's one multiplexed tool, its `request` a closed object.
+#[test]
+fn the_browser_tool_is_one_multiplexed_tool() {
+    let o = Command::new(BIN)
+        .args(["schema", "--flavor", "openai", "--tools", "browser"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let defs = v.as_array().unwrap();
+    assert_eq!(defs.len(), 1);
+    assert_eq!(defs[0]["name"], "browser");
+    let params = &defs[0]["parameters"];
+    assert_eq!(
+        params["properties"]["action"]["enum"],
+        json!(["status", "start", "stop", "navigate", "snapshot", "act"])
+    );
+    let strict = jsonschema::validator_for(params).unwrap();
+    let act = json!({"action": "act", "target_url": null,
+                     "request": {"kind": "fill", "target_id": "e3", "text": "ada"}});
+    assert!(strict.is_valid(&act));
+    let status = json!({"action": "status", "target_url": null, "request": null});
+    assert!(strict.is_valid(&status));
+    let extra = json!({"action": "act", "target_url": null,
+                       "request": {"kind": "fill", "target_id": "e3", "text": "a", "x": 1}});
+    assert!(!strict.is_valid(&extra), "request is closed");
+    let loose = &definitions(Flavor::Anthropic, ToolSet::Browser)[0]["input_schema"];
+    let loose = jsonschema::validator_for(loose).unwrap();
+    assert!(loose.is_valid(&json!({"action": "navigate", "target_url": "https://example.com"})));
+    assert!(
+        !loose.is_valid(&json!({"action": "act", "request": {"target_id": "e1"}})),
+        "request.kind is required"
+    );
 }

@@ -1,7 +1,11 @@
 //! Helpers shared by integration tests.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The repo's own corpus pages.
 pub fn repo_pages() -> Vec<PathBuf> {
@@ -31,4 +35,50 @@ fn html_files(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default();
     files.sort();
     files
+}
+
+/// Debian's Chromium (or `$CHROMIUM`), or `None` with a note: browser tests skip then.
+pub fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "skipping: needs Chromium at /usr/bin/chromium (apt-get install chromium) or $CHROMIUM"
+        );
+        None
+    }
+}
+
+/// Serves `pages` (path → HTML) on 127.0.0.1; returns the base URL.
+pub fn serve(pages: HashMap<&'static str, String>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let pages = Arc::new(pages);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let pages = Arc::clone(&pages);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                let n = stream.read(&mut buf).unwrap_or(0);
+                let request = String::from_utf8_lossy(&buf[..n]);
+                let path = request.split_whitespace().nth(1).unwrap_or("/");
+                let path = path.split('?').next().unwrap_or(path);
+                let (status, body) = match pages.get(path) {
+                    Some(body) => ("200 OK", body.as_str()),
+                    None => ("404 Not Found", "<title>Not found</title>not found"),
+                };
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n\
+                     Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    format!("http://127.0.0.1:{}", addr.port())
 }
