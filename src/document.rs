@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
 use crate::render::{render, RenderOptions, SnapshotResult};
+use crate::style::Styles;
 use crate::tree::{NodeTree, Ref};
 use crate::walk::{walk, TreeOptions};
 
@@ -93,7 +94,7 @@ impl Document {
         encoding_source: EncodingSource,
         decode_errors: bool,
     ) -> Document {
-        let index = Index::build(&dom);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &opts.style));
         let walked = walk(&dom, &index, opts);
         Document {
             dom,
