@@ -40,8 +40,9 @@ pub struct RuleIndex {
     /// `[name]`, `[name^=…]`…, by name.
     by_attr: HashMap<LocalName, Vec<u32>>,
     universal: Vec<u32>,
-    /// Per rule: whether it is matched on its rightmost compound only ([`MAX_COMPOUNDS`]).
-    rightmost_only: Vec<bool>,
+    /// Per rule matched on its rightmost compound only ([`MAX_COMPOUNDS`]): where that
+    /// compound starts in parse order.
+    rightmost_only: Vec<Option<usize>>,
 }
 
 impl RuleIndex {
@@ -60,7 +61,10 @@ impl RuleIndex {
             if too_long {
                 rule.decls = rule.decls.hiding_only();
             }
-            index.rightmost_only.push(too_long);
+            let rightmost_start = rule.selector.len() - rule.selector.iter().count();
+            index
+                .rightmost_only
+                .push(too_long.then_some(rightmost_start));
             let (mut id, mut class, mut tags) = (None, None, Vec::new());
             let (mut attr_value, mut attr) = (None, None);
             for c in rule.selector.iter() {
@@ -266,9 +270,9 @@ impl<'r> Matcher<'r> {
         );
         for &i in &candidates {
             let rule = &self.rules[i as usize];
-            let matched = if self.index.rightmost_only[i as usize] {
+            let matched = if let Some(start) = self.index.rightmost_only[i as usize] {
                 !matches!(
-                    matches_compound_selector_from(&rule.selector, 0, &mut ctx, element),
+                    matches_compound_selector_from(&rule.selector, start, &mut ctx, element),
                     CompoundSelectorMatchingResult::NotMatched
                 )
             } else {

@@ -551,7 +551,7 @@ mod tests {
             Some(Some(TextTransform::Uppercase))
         );
         // Broken declarations are skipped one by one.
-        let d = Decls::parse("display:;; {x} visibility: hidden; ]]; cursor: pointer");
+        let d = Decls::parse("display:;; visibility: hidden; ]] ; cursor: pointer");
         assert_eq!(d.visibility.map(|d| d.value), Some(Some(true)));
         assert_eq!(d.cursor_pointer.map(|d| d.value), Some(true));
     }
