@@ -165,6 +165,14 @@ fn shared_corpus(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("corpus");
     g.sample_size(10);
+    // The page with the most CSS in its own `<style>` elements (1 MB of a 1.4 MB page): what
+    // the style stage costs at worst on a real page.
+    if let Ok(bytes) = std::fs::read(dir.join("news__cnn-aeb.html")) {
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function("most-css/end_to_end", |b| {
+            b.iter(|| black_box(end_to_end(&bytes)))
+        });
+    }
     for (category, pages) in &by_category {
         let total: usize = pages.iter().map(Vec::len).sum();
         g.throughput(Throughput::Bytes(total as u64));
@@ -270,6 +278,53 @@ fn hostile(c: &mut Criterion) {
                 )
             }),
             [50_000, 100_000],
+        ),
+        // The page's own style sheets: bytes, rules, selector length, attribute rules.
+        (
+            "css_bytes",
+            Box::new(|n| {
+                let rule = ".p > a:hover{color:red;margin:0 auto}.h{display:none}\n";
+                format!(
+                    "<style>{}</style><a href=/ class=h>x</a>",
+                    rule.repeat(n / rule.len())
+                )
+            }),
+            [5 << 20, 10 << 20],
+        ),
+        (
+            "css_rules",
+            Box::new(|n| {
+                let css: String = (0..n).map(|i| format!(".c{i}{{display:none}}")).collect();
+                let links: String = (0..n)
+                    .map(|i| format!("<a href=/ class=c{i}>x</a>"))
+                    .collect();
+                format!("<style>{css}</style>{links}")
+            }),
+            [50_000, 100_000],
+        ),
+        (
+            "css_selector_parts",
+            Box::new(|n| {
+                format!(
+                    "<style>{}.x{{display:none}}</style>{}<a href=/ class=x>x</a>",
+                    "div ".repeat(n),
+                    "<div>".repeat(n)
+                )
+            }),
+            [500, 1000],
+        ),
+        (
+            "css_attribute_rules",
+            Box::new(|n| {
+                let css: String = (0..n)
+                    .map(|i| format!("[data-k=\"v{i}\"]{{display:none}}"))
+                    .collect();
+                let links: String = (0..n)
+                    .map(|i| format!("<a href=/ data-k=w{i}>x</a>"))
+                    .collect();
+                format!("<style>{css}</style>{links}")
+            }),
+            [5_000, 10_000],
         ),
     ];
     let mut g = c.benchmark_group("hostile");

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use agent_snapshot::style::{StyleOptions, Viewport};
 use agent_snapshot::{
     query, render, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions,
 };
@@ -72,15 +73,39 @@ struct TreeArgs {
     /// Decode the input with this encoding instead of sniffing it (e.g. windows-1250).
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
+    /// Ignore the page's own <style> sheets (style attributes still count).
+    #[arg(long)]
+    no_page_css: bool,
+    /// The screen size the page's @media rules are evaluated for.
+    #[arg(long, value_name = "WxH", default_value = "1280x800", value_parser = parse_viewport)]
+    viewport: (u32, u32),
+}
+
+/// `1280x800` → (1280, 800).
+fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
+    let err = || format!("expected WIDTHxHEIGHT in CSS pixels, e.g. 390x844, not {s:?}");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(err)?;
+    let w = w.trim().parse().map_err(|_| err())?;
+    let h = h.trim().parse().map_err(|_| err())?;
+    Ok((w, h))
 }
 
 impl TreeArgs {
     fn options(&self) -> TreeOptions {
+        let (width, height) = self.viewport;
         TreeOptions {
             interactive_only: !self.all,
             cursor_interactive: !self.no_cursor_interactive,
             url: self.url.clone(),
             encoding: self.encoding.clone(),
+            style: StyleOptions {
+                ignore_stylesheets: self.no_page_css,
+                viewport: Viewport {
+                    width,
+                    height,
+                    ..Viewport::default()
+                },
+            },
             ..TreeOptions::default()
         }
     }

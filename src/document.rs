@@ -8,6 +8,7 @@ use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
 use crate::read::{ReadError, ReadOptions, ReadResult};
 use crate::render::{render, render_scope, RenderOptions, ScopeError, SnapshotResult};
+use crate::style::Styles;
 use crate::tree::{NodeTree, Ref, TreeNode};
 use crate::walk::{walk, walk_from, TreeOptions};
 
@@ -96,7 +97,7 @@ impl Document {
         encoding_source: EncodingSource,
         decode_errors: bool,
     ) -> Document {
-        let index = Index::build(&dom);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &opts.style));
         let walked = walk(&dom, &index, opts);
         Document {
             dom,
@@ -178,7 +179,7 @@ impl Document {
             .map(|(id, _)| id)
             .find(|&id| {
                 selector.matches(&self.dom, id)
-                    && crate::aria::hidden::is_hidden(&self.dom, id).is_none()
+                    && crate::aria::hidden::is_hidden(&self.dom, self.index.styles(), id).is_none()
             })
             .ok_or_else(|| ScopeError::NoMatch(scope.to_string()))?;
         let walked = walk_from(&self.dom, &self.index, &self.opts, id);

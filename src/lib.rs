@@ -42,8 +42,8 @@
 //! ## Pipeline
 //!
 //! One module per stage; data flows one way:
-//! [`parse`] (bytes → arena) → [`aria`] (roles, names, hidden) → [`walk`] (arena → node
-//! tree) → [`render`](mod@render) (tree → text) and [`query`](mod@query) (ref → bounded
+//! [`parse`] (bytes → arena) → [`style`] (the page's own sheets, cascaded) → [`aria`]
+//! (roles, names, hidden) → [`walk`] (arena → node tree) → [`render`](mod@render) (tree → text) and [`query`](mod@query) (ref → bounded
 //! answer). [`tree`] is the node-tree schema both paths share (see `docs/node-tree.md`).
 //!
 //! Nothing recurses on page depth: every traversal uses an explicit stack, so a page nested
@@ -73,6 +73,7 @@ pub mod read;
 pub mod render;
 #[cfg(feature = "session")]
 pub mod session;
+pub mod style;
 #[cfg(test)]
 mod testutil;
 pub mod text;

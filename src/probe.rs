@@ -82,7 +82,7 @@ pub fn probe_line(line: &str) -> ProbeResult {
     result.role = r.unwrap_or("").to_string();
     result.name = names.name(target, r);
     result.description = names.description(target, &result.name);
-    result.hidden = is_hidden(&dom, target).is_some();
+    result.hidden = is_hidden(&dom, index.styles(), target).is_some();
     result
 }
 

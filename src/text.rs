@@ -83,6 +83,34 @@ impl TextBuf {
         }
     }
 
+    /// Appends raw text as CSS `text-transform` shows it: Chromium puts the transformed text
+    /// into accessible names and `innerText`, so the snapshot does too
+    /// (<https://drafts.csswg.org/css-text-3/#text-transform-property>).
+    pub fn push_transformed(&mut self, s: &str, transform: TextTransform) {
+        let shown = match transform {
+            TextTransform::None => return self.push_str(s),
+            TextTransform::Uppercase => s.to_uppercase(),
+            TextTransform::Lowercase => s.to_lowercase(),
+            TextTransform::Capitalize => {
+                // A word starts after anything but a letter, digit or apostrophe; a word
+                // split across nodes (`<b>W</b>ord`) goes on where the last push ended.
+                let mut in_word =
+                    !self.pending_space && self.out.chars().next_back().is_some_and(is_word_char);
+                let mut out = String::with_capacity(s.len());
+                for c in s.chars() {
+                    if !in_word && c.is_alphabetic() {
+                        out.extend(c.to_uppercase());
+                    } else {
+                        out.push(c);
+                    }
+                    in_word = is_word_char(c);
+                }
+                out
+            }
+        };
+        self.push_str(&shown)
+    }
+
     /// Appends a word (no whitespace inside), cutting it at the limit.
     fn push_word(&mut self, word: &str) -> bool {
         let room = self.limit - self.chars;
@@ -152,6 +180,21 @@ impl TextBuf {
     }
 }
 
+/// CSS `text-transform` (`full-width` and `full-size-kana` are shown as `none`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextTransform {
+    #[default]
+    None,
+    Uppercase,
+    Lowercase,
+    Capitalize,
+}
+
+/// Letters, digits and apostrophes continue a word for `text-transform: capitalize`.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}')
+}
+
 /// The ellipsis appended to text cut by a limit.
 pub const ELLIPSIS: char = '…';
 
@@ -197,6 +240,27 @@ mod tests {
         b.boundary();
         b.push_str("qux");
         assert_eq!(b.finish().0, "foobar baz qux");
+    }
+
+    #[test]
+    fn text_transform_as_browsers_show_it() {
+        let shown = |parts: &[(&str, TextTransform)]| {
+            let mut b = TextBuf::new(100);
+            for (s, t) in parts {
+                b.push_transformed(s, *t);
+            }
+            b.finish().0
+        };
+        use TextTransform::*;
+        assert_eq!(shown(&[("Straße menu", Uppercase)]), "STRASSE MENU");
+        assert_eq!(shown(&[("SIGN In", Lowercase)]), "sign in");
+        assert_eq!(
+            shown(&[("don't stop (now) 1st", Capitalize)]),
+            "Don't Stop (Now) 1st"
+        );
+        // A word split across nodes is one word; a boundary starts a new one.
+        assert_eq!(shown(&[("W", None), ("ord", Capitalize)]), "Word");
+        assert_eq!(shown(&[("a ", None), ("word", Capitalize)]), "a Word");
     }
 
     #[test]

@@ -16,14 +16,13 @@ use std::thread::ScopedJoinHandle;
 
 use html5ever::local_name;
 
-use crate::aria::hidden::{
-    closed_details_summary, style_of, subtree_hidden_styled, visibility_hidden, InlineStyle,
-};
+use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled, visibility_hidden};
 use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId, Threads};
-use crate::text::{normalize, truncate_with_ellipsis, TextBuf};
+use crate::style::{ElementStyle, StyleOptions, Styles};
+use crate::text::{normalize, truncate_with_ellipsis, TextBuf, TextTransform};
 use crate::tree::{
     Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats, MAX_TREE_DEPTH, SCHEMA_VERSION,
 };
@@ -64,6 +63,8 @@ pub struct TreeOptions {
     pub encoding: Option<String>,
     /// Threads the parse and the walk may use; the tree is the same whatever the choice.
     pub threads: Threads,
+    /// The page's own style sheets: whether they count, and the viewport for `@media`.
+    pub style: StyleOptions,
 }
 
 impl Default for TreeOptions {
@@ -77,6 +78,7 @@ impl Default for TreeOptions {
             url: None,
             encoding: None,
             threads: Threads::Auto,
+            style: StyleOptions::default(),
         }
     }
 }
@@ -201,8 +203,8 @@ enum Work {
 
 /// Whether the walk goes into `el`'s children as they are (not hidden, not a closed
 /// `<details>`, which shows its summary only).
-fn walked_into(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
-    subtree_hidden_styled(el, &style_of(el)).is_none()
+fn walked_into(dom: &Dom, styles: &Styles, id: NodeId, el: Element<'_>) -> bool {
+    subtree_hidden_styled(el, &styles.get(id)).is_none()
         && closed_details_summary(dom, id, el).is_none()
         && !el.is_html(&local_name!("br"))
 }
@@ -210,6 +212,7 @@ fn walked_into(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
 /// What every part of the walk reads: the page and the options.
 struct Ctx<'a> {
     dom: &'a Dom,
+    styles: &'a Styles,
     names: Names<'a>,
     opts: &'a TreeOptions,
     /// Interned once: looking attributes up by atom is a pointer compare per attribute. The
@@ -260,6 +263,7 @@ fn walk_split(
         .collect();
     let cx = Ctx {
         dom,
+        styles: index.styles(),
         names: Names::new(dom, index, opts.max_text_per_node),
         opts,
         attr_names,
@@ -272,10 +276,8 @@ fn walk_split(
         .element(root)
         .map_or(Cow::Borrowed("#document"), tag_name);
     let root_vis = match scope {
-        Some(id) => crate::aria::hidden::visibility_hidden_at(dom, id),
-        None => dom
-            .element(root)
-            .is_some_and(|el| visibility_hidden(el, false)),
+        Some(id) => crate::aria::hidden::visibility_hidden_at(dom, index.styles(), id),
+        None => visibility_hidden(index.styles(), root, false),
     };
     let root_open = Open::new(TreeNode {
         tag: root_tag,
@@ -285,7 +287,7 @@ fn walk_split(
     let split = opts
         .threads
         .two(dom.len(), Split::AUTO_MIN_NODES)
-        .then(|| Split::plan(dom, root, root_vis))
+        .then(|| Split::plan(dom, index.styles(), root, root_vis))
         .flatten();
     let mut main = Walker::new(&cx, root_open, vec![(root, false)], None);
     let spliced = std::thread::scope(|scope| {
@@ -398,10 +400,10 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
     }
 
-    fn push_text(&mut self, s: &'a str) {
+    fn push_text(&mut self, s: &'a str, transform: TextTransform) {
         match self.recording_top() {
-            Some(ops) => ops.push(PieceOp::Str(s)),
-            None => self.top().run.push_str(s),
+            Some(ops) => ops.push(PieceOp::Str(s, transform)),
+            None => self.top().run.push_transformed(s, transform),
         }
     }
 
@@ -454,7 +456,9 @@ impl<'c, 'a> Walker<'c, 'a> {
                     }
                 }
                 Work::Enter { id, vis_hidden } => match &dom.node(id).data {
-                    NodeData::Text(t) if !vis_hidden => self.push_text(dom.str(*t)),
+                    NodeData::Text(t) if !vis_hidden => {
+                        self.push_text(dom.str(*t), self.cx.styles.text_transform(dom, id))
+                    }
                     NodeData::Element(el) => self.enter(id, dom.element_of(el), vis_hidden),
                     _ => {}
                 },
@@ -468,7 +472,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             self.boundary();
             return;
         }
-        let style = style_of(el);
+        let style = self.cx.styles.get(id);
         if subtree_hidden_styled(el, &style).is_some() {
             self.stats.skipped_hidden += 1;
             return;
@@ -545,7 +549,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         let top = self.top();
         for op in piece.ops {
             match op {
-                PieceOp::Str(s) => top.run.push_str(s),
+                PieceOp::Str(s, transform) => top.run.push_transformed(s, transform),
                 PieceOp::Boundary => top.boundary(),
                 PieceOp::Child(child) => top.push_child(child),
             }
@@ -588,7 +592,7 @@ impl Split {
     /// document order, so a subtree's nodes are numbered in one stretch (except for the few
     /// nodes the adoption agency algorithm and foster parenting move; an estimate that is
     /// off only balances the threads less well).
-    fn plan(dom: &Dom, root: NodeId, root_vis: bool) -> Option<Split> {
+    fn plan(dom: &Dom, styles: &Styles, root: NodeId, root_vis: bool) -> Option<Split> {
         let end = dom.len();
         let work = end.saturating_sub(root.index());
         let mut parent = root;
@@ -621,8 +625,11 @@ impl Split {
             let child = children[i];
             if !near(with) && !near(suffix) {
                 // Neither boundary splits evenly: look inside the child that straddles it.
-                if let Some(el) = dom.element(child).filter(|el| walked_into(dom, child, *el)) {
-                    vis = visibility_hidden(el, vis);
+                if dom
+                    .element(child)
+                    .is_some_and(|el| walked_into(dom, styles, child, el))
+                {
+                    vis = visibility_hidden(styles, child, vis);
                     after += suffix;
                     parent_end = children.get(i + 1).map_or(parent_end, |n| n.index());
                     parent = child;
@@ -689,7 +696,7 @@ impl Piece<'_> {
 /// exactly the runs and children a single thread would (runs depend on where the children
 /// fall among the text).
 enum PieceOp<'a> {
-    Str(&'a str),
+    Str(&'a str, TextTransform),
     Boundary,
     Child(TreeNode),
 }
@@ -722,11 +729,12 @@ fn emit(
     cx: &Ctx<'_>,
     id: NodeId,
     el: Element<'_>,
-    style: &InlineStyle,
+    style: &ElementStyle,
     inside_presentational: bool,
 ) -> Option<Open> {
     let Ctx {
         dom,
+        styles,
         names,
         opts,
         attr_names,
@@ -738,7 +746,7 @@ fn emit(
     let cat = role.map(category);
     let cursor = opts.cursor_interactive
         && cat != Some(Category::Interactive)
-        && (cursor_interactive(el) || pointer_starts_here(dom, id, style));
+        && (cursor_interactive(el) || pointer_starts_here(dom, styles, id, style));
     // Inside a button, an image or a checkbox the children are presentational: only what an
     // agent could still operate on its own is emitted.
     if inside_presentational && cat != Some(Category::Interactive) && !cursor {
@@ -799,13 +807,12 @@ fn cursor_interactive(el: Element<'_>) -> bool {
 
 /// An inline `cursor:pointer` that the parent does not already have: where a clickable area
 /// starts (the live script reads the computed cursor the same way).
-fn pointer_starts_here(dom: &Dom, id: NodeId, style: &InlineStyle) -> bool {
+fn pointer_starts_here(dom: &Dom, styles: &Styles, id: NodeId, style: &ElementStyle) -> bool {
     style.cursor_pointer
         && !dom
             .node(id)
             .parent
-            .and_then(|p| dom.element(p))
-            .is_some_and(|p| style_of(p).cursor_pointer)
+            .is_some_and(|p| styles.get(p).cursor_pointer)
 }
 
 /// Roles whose children are presentational (ARIA 1.2 "Children Presentational: True").

@@ -1,6 +1,11 @@
 //! Prompt injection through hidden text: one page per hiding mechanism. The hidden phrase
-//! must not appear in any snapshot (any options), in the node tree, in any `text` query, or in
-//! a read of the main content.
+//! must not appear in any snapshot (any options), in the node tree (names and text), in
+//! any `text` query, or in a read of the main content; and text the same rules leave visible
+//! must still be there.
+//!
+//! To add a case, add a row to [`MECHANISMS`] (markup and `style` attributes),
+//! [`STYLESHEET_HIDES`] (the page's own `<style>` hides it) or [`STYLESHEET_SHOWS`] (a rule
+//! that looks like hiding but leaves it visible).
 
 use agent_snapshot::{query, Document, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 
@@ -87,11 +92,152 @@ const MECHANISMS: &[(&str, &str)] = &[
     ("hidden image alt", "<img hidden alt='{}' src=x>"),
 ];
 
+/// The page's own style sheet hides the secret (`{}`). Each row is a whole `<body>` fragment
+/// with its `<style>` (or `data:` sheet).
+const STYLESHEET_HIDES: &[(&str, &str)] = &[
+    (
+        "class rule",
+        "<style>.note{display:none}</style><a href=/a>Home<span class=note> {}</span></a>",
+    ),
+    ("id rule", "<style>#x{display:none}</style><p id=x>{}</p>"),
+    (
+        "attribute rule",
+        "<style>[data-state=\"closed\"]{display:none}</style><div data-state=closed><button>{}</button></div>",
+    ),
+    (
+        "descendant selector",
+        "<style>footer .legal{display:none}</style><footer><div><p class=legal>{}</p></div></footer>",
+    ),
+    (
+        "child selector",
+        "<style>ul > li.x{display:none}</style><ul><li class=x><a href=/l>{}</a></li></ul>",
+    ),
+    (
+        "@media for the desktop viewport",
+        "<style>@media screen and (min-width: 1024px){.mobile-only{display:none}}</style><nav class=mobile-only><a href=/m>{}</a></nav>",
+    ),
+    (
+        "!important beats inline style",
+        "<style>.n{display:none !important}</style><div class=n style='display:block'><a href=/i>{}</a></div>",
+    ),
+    (
+        "a later rule hides again",
+        "<style>.n{display:block} .n{display:none}</style><div class=n><button>{}</button></div>",
+    ),
+    (
+        "specificity beats order",
+        "<style>#modal.closed{display:none} .closed{display:block}</style><div id=modal class=closed><a href=/c>{}</a></div>",
+    ),
+    (
+        "visibility inherited",
+        "<style>.v{visibility:hidden}</style><div class=v><p><a href=/v>{}</a></p></div>",
+    ),
+    (
+        "visibility overridden and hidden again",
+        "<style>.v{visibility:hidden} .v .s{visibility:visible} .v .s b{visibility:collapse}</style><div class=v><div class=s><b>{}</b></div></div>",
+    ),
+    (
+        "content-visibility",
+        "<style>.c{content-visibility:hidden}</style><section class=c><button>{}</button></section>",
+    ),
+    (
+        "data: URL style sheet",
+        "<link rel=stylesheet href='data:text/css,.q%7Bdisplay:none%7D'><p class=q><a href=/q>{}</a></p>",
+    ),
+    (
+        "@supports and @layer",
+        "<style>@supports (display:grid){@layer ui{.l{display:none}}}</style><p class=l><a href=/l>{}</a></p>",
+    ),
+    (
+        ":is() and :not()",
+        "<style>:is(.a,.b) > span:not(.keep){display:none}</style><div class=b><span>{}</span></div>",
+    ),
+    (
+        "label hidden by a class",
+        "<style>.sr{display:none}</style><label for=f class=sr>{}</label><input id=f>",
+    ),
+    (
+        "hidden text inside a button name",
+        "<style>.x{display:none}</style><button>Pay<span class=x>{}</span></button>",
+    ),
+    (
+        "a rule listing a pseudo-element too",
+        "<style>.tip::after, .tip{display:none}</style><a href=/t class=tip>{}</a>",
+    ),
+    (
+        "rules after broken ones",
+        "<style>.bad{color:red;;: ;} p..x{display:none} @media garbage{.y{}} .n{display:none}</style><p class=n>{}</p>",
+    ),
+    (
+        "uppercase selectors and properties",
+        "<style>DIV.Up{DISPLAY:NONE}</style><div class=Up><a href=/u>{}</a></div>",
+    ),
+];
+
+/// Rules that look like hiding but leave `SHOWN` visible (no losses): each row is the body
+/// fragment and the line the snapshot must contain.
+const STYLESHEET_SHOWS: &[(&str, &str, &str)] = &[
+    (
+        "a later rule shows again",
+        "<style>.n{display:none} .n{display:block}</style><div class=n><a href=/s>SHOWN</a></div>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "inline style beats a normal rule",
+        "<style>.n{display:none}</style><div class=n style='display:block'><a href=/s>SHOWN</a></div>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "@media for another viewport",
+        "<style>@media (max-width: 600px){.d{display:none}}</style><a class=d href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a print style sheet",
+        "<style media=print>.p{display:none}</style><a class=p href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "visibility:visible under a hidden ancestor",
+        "<style>.v{visibility:hidden} .v .s{visibility:visible}</style><div class=v><a class=s href=/s>SHOWN</a></div>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a :hover rule",
+        "<style>.m:hover{display:none}</style><a class=m href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "an id rule beats a class rule",
+        "<style>#keep{display:block} .n{display:none}</style><a id=keep class=n href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a selector that does not match",
+        "<style>section > .n{display:none}</style><div><a class=n href=/s>SHOWN</a></div>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a rule inside a template",
+        "<template><style>.n{display:none}</style></template><a class=n href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "text-transform in the name",
+        "<style>nav a{text-transform:uppercase}</style><nav><a href=/s>shown</a></nav>",
+        "link \"SHOWN\"",
+    ),
+];
+
+fn page(body: &str) -> String {
+    format!("<!doctype html><html><body><main><button>Visible</button>{body}<p>After</p></main></body></html>")
+}
+
 fn pages() -> impl Iterator<Item = (&'static str, String)> {
-    MECHANISMS.iter().map(|(name, wrap)| {
-        let hidden = wrap.replace("{}", SECRET);
-        (*name, format!("<!doctype html><html><body><main><button>Visible</button>{hidden}<p>After</p></main></body></html>"))
-    })
+    MECHANISMS
+        .iter()
+        .chain(STYLESHEET_HIDES)
+        .map(|(name, wrap)| (*name, page(&wrap.replace("{}", SECRET))))
 }
 
 #[test]
@@ -166,6 +312,39 @@ fn no_mechanism_leaks_into_reads() {
             }
         }
     }
+}
+
+#[test]
+fn text_that_stylesheets_leave_visible_is_not_lost() {
+    for (case, body, expected) in STYLESHEET_SHOWS {
+        let doc = Document::parse(&page(body), &TreeOptions::default());
+        let text = doc.snapshot(&RenderOptions::default()).text;
+        assert!(
+            text.contains(expected),
+            "{case}: {expected} missing:\n{text}"
+        );
+        // The `text` query of the ref agrees with the snapshot.
+        let shown = (1..=doc.ref_count())
+            .map(|n| query(&doc, &format!("e{n}"), QueryKind::Text, 1000).value)
+            .any(|t| t.eq_ignore_ascii_case("shown"));
+        assert!(shown, "{case}: no text query returns the text");
+    }
+}
+
+#[test]
+fn stylesheets_can_be_switched_off() {
+    let html = page("<style>.n{display:none}</style><a class=n href=/x>Off</a>");
+    let opts = TreeOptions {
+        style: agent_snapshot::style::StyleOptions {
+            ignore_stylesheets: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let on = Document::parse(&html, &TreeOptions::default());
+    let off = Document::parse(&html, &opts);
+    assert!(!on.tree().to_json().contains("Off"));
+    assert!(off.tree().to_json().contains("Off"));
 }
 
 #[test]

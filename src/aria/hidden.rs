@@ -2,8 +2,9 @@
 //!
 //! Hidden text is a prompt-injection channel: whatever a page hides from people must never
 //! reach the model, so every stage that reads text (the walk, names, the `text` query) asks
-//! this module. Offline there is no stylesheet, so only markup and inline `style` count;
-//! elements hidden by a stylesheet are out of reach (the live script sees them).
+//! this module. Style comes from the computed style ([`crate::style`]): the page's own sheets
+//! cascaded with `style` attributes on top. External sheets are out of reach offline (the live
+//! script sees them).
 //!
 //! Rules (<https://html.spec.whatwg.org/multipage/rendering.html#hidden-elements>,
 //! <https://w3c.github.io/aria/#tree_exclusion>):
@@ -19,6 +20,7 @@
 use html5ever::local_name;
 
 use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::style::{ElementStyle, Styles};
 
 /// Why a subtree is hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +35,7 @@ pub enum HiddenReason {
     NotRendered,
     HiddenInput,
     VisibilityHidden,
+    ContentVisibilityHidden,
 }
 
 impl HiddenReason {
@@ -49,74 +52,9 @@ impl HiddenReason {
             HiddenReason::NotRendered => "not-rendered",
             HiddenReason::HiddenInput => "hidden-input",
             HiddenReason::VisibilityHidden => "visibility-hidden",
+            HiddenReason::ContentVisibilityHidden => "content-visibility-hidden",
         }
     }
-}
-
-/// The declarations of an inline `style` attribute that decide visibility and layout.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct InlineStyle {
-    /// `Some(true)` for `display:none`, `Some(false)` for any other display value.
-    pub display_none: Option<bool>,
-    /// Whether `display` is `inline` or `contents` (text flows into its neighbours').
-    pub display_inline: Option<bool>,
-    /// `Some(true)` for `visibility:hidden|collapse`, `Some(false)` for `visible`.
-    pub visibility_hidden: Option<bool>,
-    pub opacity_zero: bool,
-    /// `cursor:pointer`: the page marks the element clickable (cursor-interactive refs).
-    pub cursor_pointer: bool,
-}
-
-/// Parses the visibility-relevant declarations of a `style` attribute. Later declarations
-/// win, as in CSS; `!important` is accepted and ignored (there is no cascade to win here).
-/// Allocation-free: it runs for every element that has a `style`.
-pub fn inline_style(style: &str) -> InlineStyle {
-    let mut out = InlineStyle::default();
-    for decl in style.split(';') {
-        let Some((prop, value)) = decl.split_once(':') else {
-            continue;
-        };
-        let prop = prop.trim();
-        let value = value.trim();
-        let value = match value.len().checked_sub(10) {
-            Some(cut)
-                if value.is_char_boundary(cut)
-                    && value[cut..].eq_ignore_ascii_case("!important") =>
-            {
-                value[..cut].trim_end()
-            }
-            _ => value,
-        };
-        let is = |v: &str| value.eq_ignore_ascii_case(v);
-        if prop.eq_ignore_ascii_case("display") {
-            out.display_none = Some(is("none"));
-            // Only plain inline boxes run into their neighbours; inline-block, -flex,
-            // -grid and -table are atomic and read as words of their own in Chromium.
-            out.display_inline = Some(is("inline") || is("contents"));
-        } else if prop.eq_ignore_ascii_case("visibility") {
-            if is("hidden") || is("collapse") {
-                out.visibility_hidden = Some(true);
-            } else if is("visible") {
-                out.visibility_hidden = Some(false);
-            }
-        } else if prop.eq_ignore_ascii_case("cursor") {
-            out.cursor_pointer = is("pointer");
-        } else if prop.eq_ignore_ascii_case("opacity") {
-            out.opacity_zero = value
-                .strip_suffix('%')
-                .unwrap_or(value)
-                .parse::<f64>()
-                .is_ok_and(|v| v == 0.0);
-        }
-    }
-    out
-}
-
-/// The inline style of an element (all defaults when it has none).
-pub fn style_of(el: Element<'_>) -> InlineStyle {
-    el.attr(&local_name!("style"))
-        .map(inline_style)
-        .unwrap_or_default()
 }
 
 /// Elements whose content is never rendered, whatever their attributes.
@@ -157,13 +95,13 @@ fn aria_hidden_value(v: &str) -> bool {
     !(v.is_empty() || v.eq_ignore_ascii_case("false") || v.eq_ignore_ascii_case("undefined"))
 }
 
-/// Why the subtree of `el` is hidden, ignoring ancestors and inherited visibility.
-pub fn subtree_hidden(el: Element<'_>) -> Option<HiddenReason> {
-    subtree_hidden_styled(el, &style_of(el))
+/// Why the subtree of element `id` is hidden, ignoring ancestors and inherited visibility.
+pub fn subtree_hidden(styles: &Styles, id: NodeId, el: Element<'_>) -> Option<HiddenReason> {
+    subtree_hidden_styled(el, &styles.get(id))
 }
 
-/// [`subtree_hidden`] with the element's inline style already parsed.
-pub fn subtree_hidden_styled(el: Element<'_>, style: &InlineStyle) -> Option<HiddenReason> {
+/// [`subtree_hidden`] with the element's style already looked up.
+pub fn subtree_hidden_styled(el: Element<'_>, style: &ElementStyle) -> Option<HiddenReason> {
     if never_rendered(el) {
         return Some(HiddenReason::NotRendered);
     }
@@ -182,6 +120,11 @@ pub fn subtree_hidden_styled(el: Element<'_>, style: &InlineStyle) -> Option<Hid
     }
     if style.opacity_zero {
         return Some(HiddenReason::OpacityZero);
+    }
+    // The element's box stays, but its content is skipped like `display: none`'s: the whole
+    // subtree goes, so nothing the content says can reach the model.
+    if style.content_hidden {
+        return Some(HiddenReason::ContentVisibilityHidden);
     }
     if el.has_attr(&local_name!("inert")) {
         return Some(HiddenReason::Inert);
@@ -213,29 +156,29 @@ pub fn closed_details_summary(dom: &Dom, id: NodeId, el: Element<'_>) -> Option<
 
 /// The visibility an element inherits and passes on: `visibility:hidden` from an ancestor,
 /// unless the element itself says otherwise.
-pub fn visibility_hidden(el: Element<'_>, inherited: bool) -> bool {
-    style_of(el).visibility_hidden.unwrap_or(inherited)
+pub fn visibility_hidden(styles: &Styles, id: NodeId, inherited: bool) -> bool {
+    styles.get(id).visibility_hidden.unwrap_or(inherited)
 }
 
 /// Whether `visibility:hidden` applies at `id`: the nearest of it and its ancestors that sets
-/// `visibility` decides. Only `style` attributes are read, so this is cheap.
-pub fn visibility_hidden_at(dom: &Dom, id: NodeId) -> bool {
+/// `visibility` decides. A lookup per ancestor, so this is cheap.
+pub fn visibility_hidden_at(dom: &Dom, styles: &Styles, id: NodeId) -> bool {
     std::iter::successors(Some(id), |&n| dom.node(n).parent)
-        .filter_map(|n| dom.element(n))
-        .find_map(|el| style_of(el).visibility_hidden)
+        .find_map(|n| styles.get(n).visibility_hidden)
         .unwrap_or(false)
 }
 
 /// Whether the node (element or text) is hidden from people, looking at its ancestors too.
 /// Used where a node is reached directly (queries, probes) rather than by the walk.
-pub fn is_hidden(dom: &Dom, id: NodeId) -> Option<HiddenReason> {
+pub fn is_hidden(dom: &Dom, styles: &Styles, id: NodeId) -> Option<HiddenReason> {
     // Nearest ancestor that sets visibility decides inherited visibility.
     let mut visibility: Option<bool> = None;
     let mut child = id;
     let mut current = Some(id);
     while let Some(node) = current {
         if let Some(el) = dom.element(node) {
-            if let Some(reason) = subtree_hidden(el) {
+            let style = styles.get(node);
+            if let Some(reason) = subtree_hidden_styled(el, &style) {
                 return Some(reason);
             }
             if node != child {
@@ -246,7 +189,7 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> Option<HiddenReason> {
                 }
             }
             if visibility.is_none() {
-                visibility = style_of(el).visibility_hidden;
+                visibility = style.visibility_hidden;
             }
         }
         if let NodeData::Document = dom.node(node).data {
@@ -272,17 +215,8 @@ mod tests {
 
     fn hidden(html: &str) -> Option<HiddenReason> {
         let dom = Dom::parse(html);
-        is_hidden(&dom, target(&dom))
-    }
-
-    #[test]
-    fn inline_style_parsing() {
-        let s = inline_style("color:red; DISPLAY : None !important");
-        assert_eq!(s.display_none, Some(true));
-        let s = inline_style("display:none;display:block");
-        assert_eq!(s.display_none, Some(false));
-        assert!(inline_style("opacity: 0.0").opacity_zero);
-        assert!(!inline_style("opacity: .5").opacity_zero);
+        let styles = Styles::build(&dom, &Default::default());
+        is_hidden(&dom, &styles, target(&dom))
     }
 
     #[test]
@@ -319,6 +253,20 @@ mod tests {
             hidden("<input data-t type=hidden>"),
             Some(HiddenReason::HiddenInput)
         );
+        assert_eq!(
+            hidden(
+                "<style>.c{content-visibility:hidden}</style><div class=c><a data-t>x</a></div>"
+            ),
+            Some(HiddenReason::ContentVisibilityHidden)
+        );
+        assert_eq!(
+            hidden("<style>.m{display:none}</style><nav class=m><p><a data-t>x</a></nav>"),
+            Some(HiddenReason::DisplayNone)
+        );
+        assert_eq!(
+            hidden("<style>.m{visibility:hidden}</style><nav class=m><p><a data-t>x</a></nav>"),
+            Some(HiddenReason::VisibilityHidden)
+        );
     }
 
     #[test]
@@ -332,6 +280,15 @@ mod tests {
         assert_eq!(
             hidden("<div hidden style='display:block'><a data-t>x</a></div>"),
             None
+        );
+        assert_eq!(
+            hidden("<style>.v{visibility:hidden} .v a{visibility:visible}</style><div class=v><a data-t>x</a></div>"),
+            None
+        );
+        assert_eq!(
+            hidden("<style>.b{display:block}</style><div hidden class=b><a data-t>x</a></div>"),
+            None,
+            "author display overrides the hidden attribute, as in browsers"
         );
         assert_eq!(
             hidden("<details><summary data-t>s</summary></details>"),

@@ -12,10 +12,11 @@
 
 use html5ever::local_name;
 
-use super::hidden::{self, closed_details_summary, style_of, subtree_hidden_styled, InlineStyle};
+use super::hidden::{self, closed_details_summary, subtree_hidden_styled};
 use super::roles::{self, allows_name_from_content, input_type, is_range, prohibits_naming};
 use super::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::style::ElementStyle;
 use crate::text::{normalize, TextBuf};
 
 /// How the current node is being reached.
@@ -60,7 +61,7 @@ impl<'a> Names<'a> {
 
     /// The accessible name of an element with the given computed role.
     pub fn name(&self, id: NodeId, role: Option<&str>) -> String {
-        let vis_hidden = hidden::visibility_hidden_at(self.dom, id);
+        let vis_hidden = hidden::visibility_hidden_at(self.dom, self.index.styles(), id);
         self.name_with_visibility(id, role, vis_hidden)
     }
 
@@ -169,7 +170,7 @@ impl<'a> Names<'a> {
             let ctx = Ctx {
                 root: named,
                 in_reference: true,
-                include_hidden: hidden::is_hidden(self.dom, target).is_some(),
+                include_hidden: hidden::is_hidden(self.dom, self.index.styles(), target).is_some(),
                 root_vis_hidden: None,
             };
             self.referenced(target, ctx, &mut buf);
@@ -427,7 +428,7 @@ impl<'a> Names<'a> {
         if self
             .dom
             .element(child)
-            .and_then(hidden::subtree_hidden)
+            .and_then(|el| hidden::subtree_hidden(self.index.styles(), child, el))
             .is_some()
         {
             return None;
@@ -474,7 +475,7 @@ impl<'a> Names<'a> {
         let mut buf = TextBuf::new(self.limit);
         let mut visible = false;
         for label in labels {
-            if hidden::is_hidden(self.dom, label).is_some() {
+            if hidden::is_hidden(self.dom, self.index.styles(), label).is_some() {
                 continue;
             }
             visible = true;
@@ -509,7 +510,7 @@ impl<'a> Names<'a> {
         let root_vis_hidden = !ctx.include_hidden
             && match ctx.root_vis_hidden {
                 Some(known) if root == ctx.root => known,
-                _ => hidden::visibility_hidden_at(self.dom, root),
+                _ => hidden::visibility_hidden_at(self.dom, self.index.styles(), root),
             };
         let mut stack: Vec<Work> = Vec::new();
         self.push_children(root, root_vis_hidden, &mut stack, Work::Enter);
@@ -526,16 +527,17 @@ impl<'a> Names<'a> {
                     }
                 }
                 Work::Enter(id, vis_hidden) => match &self.dom.node(id).data {
-                    NodeData::Text(t) if !vis_hidden || ctx.include_hidden => {
-                        out.push_str(self.dom.str(*t))
-                    }
+                    NodeData::Text(t) if !vis_hidden || ctx.include_hidden => out.push_transformed(
+                        self.dom.str(*t),
+                        self.index.styles().text_transform(self.dom, id),
+                    ),
                     NodeData::Element(el) => {
                         let el = self.dom.element_of(el);
                         if el.is_html(&local_name!("br")) {
                             out.boundary();
                             continue;
                         }
-                        let style = style_of(el);
+                        let style = self.index.styles().get(id);
                         if !ctx.include_hidden && subtree_hidden_styled(el, &style).is_some() {
                             continue;
                         }
@@ -632,13 +634,8 @@ fn non_empty_attr(el: Element<'_>, name: &html5ever::LocalName) -> Option<String
 
 /// Whether the element is laid out as a block (or table part, or inline-block control) by
 /// default, so that its text is separated from its neighbours' (accname 2F.iii, CSS display).
-/// An inline `display` overrides the default, as it would in a browser.
-pub fn is_block(el: Element<'_>) -> bool {
-    is_block_styled(el, &style_of(el))
-}
-
-/// [`is_block`] with the element's inline style already parsed.
-pub fn is_block_styled(el: Element<'_>, style: &InlineStyle) -> bool {
+/// An author `display` (sheet or `style` attribute) overrides the default, as in a browser.
+pub fn is_block_styled(el: Element<'_>, style: &ElementStyle) -> bool {
     if let Some(inline) = style.display_inline {
         return !inline;
     }

@@ -1,8 +1,11 @@
 //! CSS selectors over the arena, with the `selectors` crate (Servo's matching engine).
 //!
 //! Supports what the crate supports: type, id, class and attribute selectors, combinators,
-//! `:root`, `:nth-child()` and friends, `:not()`, `:is()`, `:where()`, `:has()`. There are no
-//! dynamic pseudo-classes (`:hover`…) offline.
+//! `:root`, `:nth-child()` and friends, `:not()`, `:is()`, `:where()`, `:has()`; and the
+//! pseudo-classes a static page can answer (`:checked`, `:disabled`, `:link`, `:defined`…).
+//! States that need a person or a script (`:hover`, `:focus`, `:visited`…) parse but never
+//! hold, and pseudo-elements (`::before`) parse but match no element: a page's stylesheet
+//! that lists one of them beside other selectors keeps its rule, as in a browser.
 
 use std::fmt;
 
@@ -73,9 +76,9 @@ impl Selector {
     }
 }
 
-/// An element of the arena as the matching engine sees it.
+/// An element of the arena as the matching engine sees it (also the style stage's).
 #[derive(Clone, Copy)]
-struct ElementRef<'a> {
+pub(crate) struct ElementRef<'a> {
     dom: &'a Dom,
     id: NodeId,
     el: super::Element<'a>,
@@ -88,7 +91,7 @@ impl fmt::Debug for ElementRef<'_> {
 }
 
 impl<'a> ElementRef<'a> {
-    fn new(dom: &'a Dom, id: NodeId) -> Option<ElementRef<'a>> {
+    pub(crate) fn new(dom: &'a Dom, id: NodeId) -> Option<ElementRef<'a>> {
         dom.element(id).map(|el| ElementRef { dom, id, el })
     }
 
@@ -190,11 +193,32 @@ impl selectors::Element for ElementRef<'_> {
         pc: &NonTsPseudoClass,
         _: &mut MatchingContext<Impl>,
     ) -> bool {
-        match *pc {}
+        let el = self.el;
+        match *pc {
+            NonTsPseudoClass::Never(_) => false,
+            NonTsPseudoClass::Link => self.is_link(),
+            NonTsPseudoClass::Checked => {
+                (el.is_html(&local_name!("input")) && el.has_attr(&local_name!("checked")))
+                    || (el.is_html(&local_name!("option")) && el.has_attr(&local_name!("selected")))
+            }
+            NonTsPseudoClass::Disabled => crate::aria::roles::is_disabled_control(el),
+            NonTsPseudoClass::Enabled => {
+                is_form_control(el) && !crate::aria::roles::is_disabled_control(el)
+            }
+            // Without scripts no custom element is defined; every standard element is.
+            NonTsPseudoClass::Defined => !el.local().contains('-'),
+            NonTsPseudoClass::PlaceholderShown => {
+                matches!(*el.local(), local_name!("input") | local_name!("textarea"))
+                    && el.in_html_ns()
+                    && el.has_attr(&local_name!("placeholder"))
+                    && el.attr(&local_name!("value")).is_none_or(str::is_empty)
+            }
+        }
     }
 
-    fn match_pseudo_element(&self, pe: &PseudoElement, _: &mut MatchingContext<Impl>) -> bool {
-        match *pe {}
+    fn match_pseudo_element(&self, _: &PseudoElement, _: &mut MatchingContext<Impl>) -> bool {
+        // A pseudo-element is a box of its own, never the element.
+        false
     }
 
     fn apply_selector_flags(&self, _flags: ElementSelectorFlags) {}
@@ -274,11 +298,46 @@ impl parser::SelectorImpl for Impl {
     type PseudoElement = PseudoElement;
 }
 
-struct SelectorParser;
+/// Elements that `:enabled` and `:disabled` apply to
+/// (<https://html.spec.whatwg.org/multipage/semantics-other.html#selector-enabled>).
+fn is_form_control(el: super::Element<'_>) -> bool {
+    el.in_html_ns()
+        && matches!(
+            *el.local(),
+            local_name!("button")
+                | local_name!("input")
+                | local_name!("select")
+                | local_name!("textarea")
+                | local_name!("optgroup")
+                | local_name!("option")
+                | local_name!("fieldset")
+        )
+}
+
+/// Parses selectors for `probe` and for the page's stylesheets.
+pub(crate) struct SelectorParser;
 
 impl<'i> parser::Parser<'i> for SelectorParser {
     type Impl = Impl;
     type Error = SelectorParseErrorKind;
+
+    fn parse_non_ts_pseudo_class(
+        &self,
+        name: &str,
+    ) -> Result<NonTsPseudoClass, cssparser::ParseError<Self::Error>> {
+        NonTsPseudoClass::named(name).ok_or_else(|| {
+            cssparser::ParseError::custom(SelectorParseErrorKind::UnsupportedPseudoClassOrElement)
+        })
+    }
+
+    fn parse_pseudo_element(
+        &self,
+        name: &str,
+    ) -> Result<PseudoElement, cssparser::ParseError<Self::Error>> {
+        PseudoElement::named(name).ok_or_else(|| {
+            cssparser::ParseError::custom(SelectorParseErrorKind::UnsupportedPseudoClassOrElement)
+        })
+    }
 
     fn parse_is_and_where(&self) -> bool {
         true
@@ -323,6 +382,16 @@ impl ToCss for CssString {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CssName(LocalName);
 
+impl CssName {
+    pub(crate) fn as_local(&self) -> &LocalName {
+        &self.0
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 impl From<&str> for CssName {
     fn from(s: &str) -> Self {
         CssName(LocalName::from(s))
@@ -341,34 +410,142 @@ impl PrecomputedHash for CssName {
     }
 }
 
-/// No non-tree-structural pseudo-classes offline.
+/// The pseudo-classes that are not about tree structure (the crate handles those).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NonTsPseudoClass {}
+pub enum NonTsPseudoClass {
+    /// A state that needs a person, a script or a URL fragment: never true in a static page.
+    Never(&'static str),
+    /// `:link` and `:any-link` (nothing is visited offline).
+    Link,
+    Checked,
+    Disabled,
+    Enabled,
+    Defined,
+    PlaceholderShown,
+}
+
+/// States a static page never is in (<https://drafts.csswg.org/selectors-4/>).
+const NEVER_PSEUDO_CLASSES: &[&str] = &[
+    "active",
+    "autofill",
+    "current",
+    "focus",
+    "focus-visible",
+    "focus-within",
+    "fullscreen",
+    "future",
+    "hover",
+    "indeterminate",
+    "invalid",
+    "modal",
+    "past",
+    "paused",
+    "picture-in-picture",
+    "playing",
+    "popover-open",
+    "target",
+    "target-within",
+    "user-invalid",
+    "user-valid",
+    "valid",
+    "visited",
+];
+
+impl NonTsPseudoClass {
+    fn named(name: &str) -> Option<NonTsPseudoClass> {
+        let lower = name.to_ascii_lowercase();
+        Some(match lower.as_str() {
+            "link" | "any-link" => NonTsPseudoClass::Link,
+            "checked" => NonTsPseudoClass::Checked,
+            "disabled" => NonTsPseudoClass::Disabled,
+            "enabled" => NonTsPseudoClass::Enabled,
+            "defined" => NonTsPseudoClass::Defined,
+            "placeholder-shown" => NonTsPseudoClass::PlaceholderShown,
+            // Vendor states (`:-webkit-autofill`, `:-moz-focusring`) are user states too.
+            l if l.starts_with("-webkit-") || l.starts_with("-moz-") || l.starts_with("-ms-") => {
+                NonTsPseudoClass::Never("-vendor-state")
+            }
+            l => NonTsPseudoClass::Never(NEVER_PSEUDO_CLASSES.iter().find(|n| **n == l).copied()?),
+        })
+    }
+
+    fn css_name(self) -> &'static str {
+        match self {
+            NonTsPseudoClass::Never(name) => name,
+            NonTsPseudoClass::Link => "any-link",
+            NonTsPseudoClass::Checked => "checked",
+            NonTsPseudoClass::Disabled => "disabled",
+            NonTsPseudoClass::Enabled => "enabled",
+            NonTsPseudoClass::Defined => "defined",
+            NonTsPseudoClass::PlaceholderShown => "placeholder-shown",
+        }
+    }
+}
 
 impl parser::NonTSPseudoClass for NonTsPseudoClass {
     fn is_active_or_hover(&self) -> bool {
-        false
+        matches!(self, NonTsPseudoClass::Never("active" | "hover"))
     }
     fn is_user_action_state(&self) -> bool {
-        false
+        self.is_active_or_hover()
     }
 }
 
 impl ToCss for NonTsPseudoClass {
-    fn to_css<W: fmt::Write>(&self, _dest: &mut W) -> fmt::Result {
-        match *self {}
+    fn to_css<W: fmt::Write>(&self, dest: &mut W) -> fmt::Result {
+        dest.write_char(':')?;
+        dest.write_str(self.css_name())
     }
 }
 
-/// No pseudo-elements offline.
+/// A pseudo-element (`::before`, `::placeholder`…): parsed so that a rule naming one is not
+/// lost, never matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PseudoElement {}
+pub struct PseudoElement(&'static str);
 
-impl parser::PseudoElement for PseudoElement {}
+/// Pseudo-elements browsers know (<https://drafts.csswg.org/css-pseudo-4/>); vendor-prefixed
+/// ones are accepted too.
+const PSEUDO_ELEMENTS: &[&str] = &[
+    "after",
+    "backdrop",
+    "before",
+    "cue",
+    "file-selector-button",
+    "first-letter",
+    "first-line",
+    "grammar-error",
+    "marker",
+    "placeholder",
+    "selection",
+    "spelling-error",
+    "target-text",
+];
+
+impl PseudoElement {
+    fn named(name: &str) -> Option<PseudoElement> {
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with("-webkit-") || lower.starts_with("-moz-") || lower.starts_with("-ms-")
+        {
+            return Some(PseudoElement("-vendor-element"));
+        }
+        PSEUDO_ELEMENTS
+            .iter()
+            .find(|n| **n == lower)
+            .map(|n| PseudoElement(n))
+    }
+}
+
+impl parser::PseudoElement for PseudoElement {
+    fn accepts_state_pseudo_classes(&self) -> bool {
+        // `::placeholder:hover`, `::-webkit-scrollbar:hover`: valid in browsers.
+        true
+    }
+}
 
 impl ToCss for PseudoElement {
-    fn to_css<W: fmt::Write>(&self, _dest: &mut W) -> fmt::Result {
-        match *self {}
+    fn to_css<W: fmt::Write>(&self, dest: &mut W) -> fmt::Result {
+        dest.write_str("::")?;
+        dest.write_str(self.0)
     }
 }
 

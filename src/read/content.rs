@@ -8,8 +8,9 @@
 
 use html5ever::{local_name, LocalName};
 
-use crate::aria::hidden::{closed_details_summary, style_of, subtree_hidden_styled};
+use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::style::Styles;
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
 pub(super) const HIDDEN: u8 = 1;
@@ -57,8 +58,8 @@ impl Agg {
 /// The one place this stage asks the hidden rules about an element (so a change to how they
 /// are called is one change here). `None`: the subtree is hidden; else whether
 /// `visibility:hidden` applies, given what the parent passes on.
-fn shown(el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
-    let style = style_of(el);
+fn shown(styles: &Styles, id: NodeId, el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
+    let style = styles.get(id);
     if subtree_hidden_styled(el, &style).is_some() {
         return None;
     }
@@ -68,6 +69,8 @@ fn shown(el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
 /// The measured page.
 pub(super) struct Page<'a> {
     pub dom: &'a Dom,
+    /// The page's computed visibility (its own style sheets and `style` attributes).
+    pub styles: &'a Styles,
     /// Pre-order position of every node reachable from the document (0 for the rest, such
     /// as template contents).
     pub order: Vec<u32>,
@@ -371,7 +374,7 @@ const SCORE_ANCESTORS: usize = 5;
 
 impl<'a> Page<'a> {
     /// Measures the page. `strict`: leave unlikely-by-class subtrees out and weigh classes.
-    pub(super) fn measure(dom: &'a Dom, strict: bool) -> Page<'a> {
+    pub(super) fn measure(dom: &'a Dom, styles: &'a Styles, strict: bool) -> Page<'a> {
         let n = dom.len();
         let body = dom
             .body()
@@ -379,6 +382,7 @@ impl<'a> Page<'a> {
             .unwrap_or(NodeId::DOCUMENT);
         let mut page = Page {
             dom,
+            styles,
             order: vec![0; n],
             flags: vec![0; n],
             agg: vec![Agg::default(); n],
@@ -422,7 +426,7 @@ impl<'a> Page<'a> {
                 }
                 NodeData::Element(data) => {
                     let el = dom.element_of(data);
-                    let Some(vis) = shown(el, vis) else {
+                    let Some(vis) = shown(self.styles, id, el, vis) else {
                         self.flags[i] |= HIDDEN;
                         continue;
                     };
@@ -865,7 +869,8 @@ mod tests {
 
     fn main_of(html: &str) -> Option<String> {
         let dom = Dom::parse(html);
-        let page = Page::measure(&dom, true);
+        let styles = Styles::build(&dom, &Default::default());
+        let page = Page::measure(&dom, &styles, true);
         let main = page.main_content()?;
         let el = dom.element(main.top)?;
         Some(

@@ -142,7 +142,7 @@ fn attempt(
     title: Option<&str>,
     strict: bool,
 ) -> Extracted {
-    let page = Page::measure(dom, strict);
+    let page = Page::measure(dom, index.styles(), strict);
     let (main, parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
         // Nothing scored (no paragraph of 25 characters): the whole body is the content.

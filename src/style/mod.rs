@@ -1,0 +1,439 @@
+//! Stage 2: the page's own style sheets, cascaded onto every element.
+//!
+//! Offline there is no layout engine, but a page's `<style>` elements (and `<link
+//! rel=stylesheet>` with a `data:` URL) are in the document, and a class rule is the commonest
+//! way pages hide things: menus only one viewport shows, closed modals, cookie banners, and
+//! text planted for a model (`.note{display:none}`). This stage reads those sheets and
+//! computes, per element, the few properties that decide what a person sees:
+//!
+//! - `display` (`none`, or whether the box is inline, which decides word boundaries);
+//! - `visibility` (`hidden | collapse | visible`, inherited: a descendant may show again);
+//! - `content-visibility: hidden` (the content is skipped, like `display: none`);
+//! - `text-transform`, which Chromium applies to the names and text it computes;
+//! - and, from `style` attributes only, `opacity: 0` and `cursor: pointer`.
+//!
+//! Steps: [`sheet`] parses the sheets (`@media` for the configured [`Viewport`], `@supports`
+//! taken as true, `@layer` ordered) and keeps only rules that set one of these properties;
+//! [`cascade`] files them by the rightmost id, class or tag of each selector and, for every
+//! element, matches the rules filed under its own keys with the `selectors` crate, then takes
+//! the winner per property by importance, `style` attribute, layer, specificity and order.
+//! The result is a side table of two bytes per node, read by [`crate::aria::hidden`] (and so
+//! by the walk, names, queries and `probe` alike); a page without sheets or `style`
+//! attributes gets an empty table.
+//!
+//! Not supported, and why: external sheets and `@import` (offline, nothing is fetched);
+//! `@container` (needs layout); CSS nesting and `var()` in the properties above (rare in
+//! hiding rules; a rule using them is dropped); `opacity` and `cursor` from sheets (fade-in
+//! classes start at `opacity: 0` and scripts reveal them, so the sheet alone would hide live
+//! content; the live script reads the computed values); dynamic states (`:hover`, `:focus`…
+//! never hold). Selectors longer than [`cascade::MAX_COMPOUNDS`] parts hide wherever their
+//! rightmost part matches.
+
+pub mod cascade;
+pub mod media;
+pub mod sheet;
+
+use html5ever::local_name;
+
+pub use media::Viewport;
+
+use crate::parse::{Dom, Element, NodeId};
+use crate::text::TextTransform;
+use cascade::{Matcher, RuleIndex};
+use sheet::{Decls, Display, Sheets};
+
+/// Which style sheets count, and the device `@media` rules are evaluated for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StyleOptions {
+    /// Ignore the page's `<style>` sheets (`style` attributes still count).
+    pub ignore_stylesheets: bool,
+    /// The viewport `@media` rules are evaluated for (default: a 1280 × 800 screen).
+    pub viewport: Viewport,
+}
+
+/// What the cascade decided for one element.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ElementStyle {
+    /// `Some(true)` for `display:none`, `Some(false)` for any other author `display`.
+    pub display_none: Option<bool>,
+    /// Whether the author `display` is `inline` or `contents` (text flows into its
+    /// neighbours'); `None` when the element keeps its default.
+    pub display_inline: Option<bool>,
+    /// `Some(true)` for `visibility:hidden|collapse`, `Some(false)` for `visible`, `None` when
+    /// inherited.
+    pub visibility_hidden: Option<bool>,
+    /// `content-visibility: hidden`: the element's content is not rendered.
+    pub content_hidden: bool,
+    /// An inline `opacity: 0`.
+    pub opacity_zero: bool,
+    /// An inline `cursor: pointer`: the page marks the element clickable.
+    pub cursor_pointer: bool,
+    /// The computed `text-transform` (inherited from the parent when not set).
+    pub text_transform: TextTransform,
+}
+
+impl ElementStyle {
+    fn from_decls(d: &Decls, inherited: TextTransform) -> ElementStyle {
+        let value = |o: Option<sheet::Decl<bool>>| o.is_some_and(|d| d.value);
+        ElementStyle {
+            display_none: d.display.map(|x| x.value == Display::None),
+            display_inline: d.display.map(|x| x.value == Display::Inline),
+            visibility_hidden: d.visibility.and_then(|x| x.value),
+            content_hidden: value(d.content_hidden),
+            opacity_zero: value(d.opacity_zero),
+            cursor_pointer: value(d.cursor_pointer),
+            text_transform: d.text_transform.and_then(|x| x.value).unwrap_or(inherited),
+        }
+    }
+
+    /// Two bytes: display (2 bits), visibility (2), three flags, text-transform (2).
+    fn pack(self) -> u16 {
+        let tri = |o: Option<bool>| match o {
+            None => 0u16,
+            Some(false) => 1,
+            Some(true) => 2,
+        };
+        let display = match (self.display_none, self.display_inline) {
+            (Some(true), _) => 1u16,
+            (Some(false), Some(true)) => 2,
+            (Some(false), _) => 3,
+            (None, _) => 0,
+        };
+        let transform = match self.text_transform {
+            TextTransform::None => 0u16,
+            TextTransform::Uppercase => 1,
+            TextTransform::Lowercase => 2,
+            TextTransform::Capitalize => 3,
+        };
+        display
+            | tri(self.visibility_hidden) << 2
+            | u16::from(self.content_hidden) << 4
+            | u16::from(self.opacity_zero) << 5
+            | u16::from(self.cursor_pointer) << 6
+            | transform << 7
+    }
+
+    fn unpack(bits: u16) -> ElementStyle {
+        let (display_none, display_inline) = match bits & 3 {
+            1 => (Some(true), Some(false)),
+            2 => (Some(false), Some(true)),
+            3 => (Some(false), Some(false)),
+            _ => (None, None),
+        };
+        ElementStyle {
+            display_none,
+            display_inline,
+            visibility_hidden: match bits >> 2 & 3 {
+                1 => Some(false),
+                2 => Some(true),
+                _ => None,
+            },
+            content_hidden: bits >> 4 & 1 == 1,
+            opacity_zero: bits >> 5 & 1 == 1,
+            cursor_pointer: bits >> 6 & 1 == 1,
+            text_transform: match bits >> 7 & 3 {
+                1 => TextTransform::Uppercase,
+                2 => TextTransform::Lowercase,
+                3 => TextTransform::Capitalize,
+                _ => TextTransform::None,
+            },
+        }
+    }
+}
+
+/// The computed style of every node of one document: read-only once built (and `Sync`, for
+/// the walk's two threads).
+#[derive(Clone, Debug, Default)]
+pub struct Styles {
+    /// Packed [`ElementStyle`] per arena index; empty when no author style applies.
+    table: Vec<u16>,
+}
+
+impl Styles {
+    /// Reads the page's sheets and `style` attributes and cascades them onto every element.
+    ///
+    /// ```
+    /// use agent_snapshot::parse::Dom;
+    /// use agent_snapshot::style::{StyleOptions, Styles};
+    ///
+    /// let dom = Dom::parse("<style>.note{display:none}</style><a href=/>Home<span class=note>x</span></a>");
+    /// let styles = Styles::build(&dom, &StyleOptions::default());
+    /// let (span, _) = dom.elements().find(|(_, e)| &**e.local() == "span").unwrap();
+    /// assert_eq!(styles.get(span).display_none, Some(true));
+    /// ```
+    pub fn build(dom: &Dom, opts: &StyleOptions) -> Styles {
+        let mut sheets = Sheets::new(&opts.viewport);
+        let mut any_inline = false;
+        for (id, el) in dom.elements() {
+            any_inline |= el.has_attr(&local_name!("style"));
+            if !opts.ignore_stylesheets {
+                if let Some(css) = sheet_text(dom, id, el, &opts.viewport) {
+                    sheets.add(&css);
+                }
+            }
+        }
+        if sheets.rules.is_empty() && !any_inline {
+            return Styles::default();
+        }
+        let mut rules = sheets.rules;
+        let index = RuleIndex::build(&mut rules);
+        let mut matcher = Matcher::new(&rules, &index);
+        let mut table = vec![0u16; dom.len()];
+        for (id, el) in dom.elements() {
+            let inherited = dom
+                .node(id)
+                .parent
+                .and_then(|p| table.get(p.index()))
+                .map_or(TextTransform::None, |&bits| {
+                    ElementStyle::unpack(bits).text_transform
+                });
+            let inline = el.attr(&local_name!("style")).map(Decls::parse);
+            let decls = if rules.is_empty() {
+                inline.unwrap_or_default()
+            } else {
+                matcher.cascade(dom, id, inline.as_ref()).decls
+            };
+            if let Some(slot) = table.get_mut(id.index()) {
+                *slot = ElementStyle::from_decls(&decls, inherited).pack();
+            }
+        }
+        Styles { table }
+    }
+
+    /// The style of an element (all defaults for other nodes, or when no style applies).
+    pub fn get(&self, id: NodeId) -> ElementStyle {
+        self.table
+            .get(id.index())
+            .map_or_else(ElementStyle::default, |&bits| ElementStyle::unpack(bits))
+    }
+
+    /// The `text-transform` a text node is shown with: its parent's.
+    pub fn text_transform(&self, dom: &Dom, text: NodeId) -> TextTransform {
+        if self.table.is_empty() {
+            return TextTransform::None;
+        }
+        dom.node(text)
+            .parent
+            .map_or(TextTransform::None, |p| self.get(p).text_transform)
+    }
+}
+
+/// The text of a style sheet the page applies: a `<style>` element, or a `<link
+/// rel=stylesheet>` whose `href` is a `data:` URL; `None` when its `media` does not match
+/// or its `type` is not CSS.
+fn sheet_text(dom: &Dom, id: NodeId, el: Element<'_>, viewport: &Viewport) -> Option<String> {
+    let media_ok = || {
+        el.attr(&local_name!("media"))
+            .is_none_or(|m| viewport.matches_str(m))
+    };
+    let is_style = *el.local() == local_name!("style") && (el.in_html_ns() || el.in_svg_ns());
+    if is_style {
+        let css_type = el
+            .attr(&local_name!("type"))
+            .is_none_or(|t| t.trim().is_empty() || t.trim().eq_ignore_ascii_case("text/css"));
+        // With scripting on (as in the browsers agents drive), `<noscript>` content is text.
+        let in_noscript = dom
+            .ancestors(id)
+            .any(|(_, a)| a.is_html(&local_name!("noscript")));
+        if !css_type || in_noscript || !media_ok() {
+            return None;
+        }
+        let mut css = String::new();
+        for c in dom.children(id) {
+            if let Some(t) = dom.text(c) {
+                css.push_str(t);
+            }
+        }
+        return Some(css);
+    }
+    if el.is_html(&local_name!("link")) {
+        let rel = el.attr(&local_name!("rel"))?;
+        let words = || rel.split_ascii_whitespace();
+        if !words().any(|w| w.eq_ignore_ascii_case("stylesheet"))
+            || words().any(|w| w.eq_ignore_ascii_case("alternate"))
+            || el.has_attr(&local_name!("disabled"))
+            || !media_ok()
+        {
+            return None;
+        }
+        return data_url_text(el.attr(&local_name!("href"))?);
+    }
+    None
+}
+
+/// The text of a `data:` URL (<https://fetch.spec.whatwg.org/#data-urls>): percent-decoded,
+/// or base64-decoded when the media type ends in `;base64`. Other URLs are not fetched.
+fn data_url_text(href: &str) -> Option<String> {
+    use base64::Engine;
+    let href = href.trim();
+    let rest = href
+        .get(..5)
+        .filter(|s| s.eq_ignore_ascii_case("data:"))
+        .map(|_| &href[5..])?;
+    let (meta, body) = rest.split_once(',')?;
+    let bytes = percent_decode(body);
+    let bytes = if meta.trim_end().to_ascii_lowercase().ends_with(";base64") {
+        let cleaned: Vec<u8> = bytes
+            .into_iter()
+            .filter(|b| !b.is_ascii_whitespace())
+            .collect();
+        const FORGIVING: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+            &base64::alphabet::STANDARD,
+            base64::engine::GeneralPurposeConfig::new()
+                .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+        );
+        FORGIVING.decode(cleaned).ok()?
+    } else {
+        bytes
+    };
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn percent_decode(s: &str) -> Vec<u8> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, ..) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn style_of(html: &str, opts: &StyleOptions) -> ElementStyle {
+        let dom = Dom::parse(html);
+        let styles = Styles::build(&dom, opts);
+        let (id, _) = dom
+            .elements()
+            .find(|(_, e)| e.has_attr(&html5ever::LocalName::from("data-t")))
+            .expect("target");
+        styles.get(id)
+    }
+
+    fn hidden(html: &str) -> bool {
+        style_of(html, &StyleOptions::default()).display_none == Some(true)
+    }
+
+    #[test]
+    fn packing_round_trips() {
+        for bits in 0u16..(1 << 9) {
+            let s = ElementStyle::unpack(bits);
+            assert_eq!(ElementStyle::unpack(s.pack()), s);
+        }
+    }
+
+    #[test]
+    fn cascade_order() {
+        assert!(hidden("<style>.n{display:none}</style><p class=n data-t>"));
+        assert!(!hidden(
+            "<style>.n{display:none} .n{display:block}</style><p class=n data-t>"
+        ));
+        assert!(
+            !hidden("<style>#i{display:block} .n{display:none}</style><p id=i class=n data-t>"),
+            "specificity"
+        );
+        assert!(hidden(
+            "<style>#i{display:block} .n{display:none!important}</style><p id=i class=n data-t>"
+        ));
+        assert!(
+            hidden(
+                "<style>.n{display:none!important}</style><p class=n style='display:block' data-t>"
+            ),
+            "important beats inline"
+        );
+        assert!(
+            !hidden("<style>.n{display:none}</style><p class=n style='display:block' data-t>"),
+            "inline beats normal"
+        );
+        assert!(!hidden("<style>.n{display:none!important}</style><p class=n style='display:block!important' data-t>"));
+        assert!(hidden("<style>@layer a{.n{display:none!important}} .n{display:block!important}</style><p class=n data-t>"), "important: earlier layer wins");
+        assert!(!hidden("<style>@layer a{#i.n{display:none}} .n{display:block}</style><p id=i class=n data-t>"), "normal: unlayered wins");
+        assert!(hidden(
+            "<style>div > p.n{display:none}</style><div><p class=n data-t></div>"
+        ));
+        assert!(!hidden(
+            "<style>section > p.n{display:none}</style><div><p class=n data-t></div>"
+        ));
+        assert!(hidden(
+            "<style>[data-x=\"1\"]{display:none}</style><p data-x=1 data-t>"
+        ));
+        assert!(hidden("<style>:is(nav, main) :where(.a){display:none}</style><main><b class=a data-t></b></main>"));
+        assert!(hidden(
+            "<style>li:not(:first-child){display:none}</style><ul><li>a<li data-t>b</ul>"
+        ));
+        assert!(hidden(
+            "<style>x-menu:not(:defined){display:none}</style><x-menu data-t></x-menu>"
+        ));
+        assert!(!hidden(
+            "<style>.n:hover{display:none}</style><p class=n data-t>"
+        ));
+        assert!(hidden(
+            "<style>.n::before, .n{display:none}</style><p class=n data-t>"
+        ));
+        assert!(!hidden(
+            "<style media=print>.n{display:none}</style><p class=n data-t>"
+        ));
+        assert!(hidden(
+            "<link rel=stylesheet href='data:text/css,.n%7Bdisplay:none%7D'><p class=n data-t>"
+        ));
+        assert!(hidden("<link rel=stylesheet href='data:text/css;base64,Lm57ZGlzcGxheTpub25lfQ=='><p class=n data-t>"));
+        assert!(!hidden("<link rel='alternate stylesheet' href='data:text/css,.n{display:none}'><p class=n data-t>"));
+        assert!(!hidden(
+            "<style type=text/less>.n{display:none}</style><p class=n data-t>"
+        ));
+        assert!(!hidden(
+            "<template><style>.n{display:none}</style></template><p class=n data-t>"
+        ));
+    }
+
+    #[test]
+    fn media_follows_the_viewport() {
+        let html = "<style>@media (max-width: 767px){.desk{display:none}} @media (min-width: 768px){.mob{display:none}}</style><p class=mob data-t>";
+        assert!(hidden(html));
+        let phone = StyleOptions {
+            viewport: Viewport {
+                width: 390,
+                height: 844,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        assert_eq!(style_of(html, &phone).display_none, None);
+        let off = StyleOptions {
+            ignore_stylesheets: true,
+            ..Default::default()
+        };
+        assert_eq!(style_of(html, &off).display_none, None);
+    }
+
+    #[test]
+    fn text_transform_is_inherited() {
+        let s = style_of(
+            "<style>nav{text-transform:uppercase}</style><nav><ul><li><a data-t>x</a></ul></nav>",
+            &StyleOptions::default(),
+        );
+        assert_eq!(s.text_transform, TextTransform::Uppercase);
+        let s = style_of(
+            "<nav style='text-transform:uppercase'><a style='text-transform:none' data-t>x</a></nav>",
+            &StyleOptions::default(),
+        );
+        assert_eq!(s.text_transform, TextTransform::None);
+    }
+}
