@@ -16,7 +16,7 @@ per page (``threads="one"``); Spark supplies the parallelism.
 
 Local mode, as written (the wheel installed in the Python that runs it):
 
-    pip install ./bindings/python pyspark pyarrow
+    pip install ./bindings/python pyspark pyarrow pandas
     python examples/spark_snapshot.py corpus/ out.parquet
 
 On a cluster, change the master (``--master spark://host:7077``, ``yarn``, ``k8s://…``) and

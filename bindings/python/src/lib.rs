@@ -373,7 +373,11 @@ impl RenderStats {
             "RenderStats(nodes_emitted={}, chars_emitted={}, truncated={}, truncate_reasons={:?})",
             self.stats.nodes_emitted,
             self.stats.chars_emitted,
-            if self.stats.truncated { "True" } else { "False" },
+            if self.stats.truncated {
+                "True"
+            } else {
+                "False"
+            },
             self.truncate_reasons()
         )
     }
@@ -533,14 +537,21 @@ fn snapshot_js(options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
 /// is placed in the expression as an escaped JSON literal.
 #[pyfunction]
 #[pyo3(signature = (r#ref, action, params = None))]
-fn action_js(py: Python<'_>, r#ref: &str, action: &str, params: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+fn action_js(
+    py: Python<'_>,
+    r#ref: &str,
+    action: &str,
+    params: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
     let params = match params {
         None => serde_json::json!({}),
         Some(p) => {
             let json: String = py
                 .import("json")?
                 .call_method1("dumps", (p,))
-                .map_err(|e| PyValueError::new_err(format!("params must be JSON-serialisable: {e}")))?
+                .map_err(|e| {
+                    PyValueError::new_err(format!("params must be JSON-serialisable: {e}"))
+                })?
                 .extract()?;
             serde_json::from_str(&json).map_err(value_error)?
         }
@@ -608,7 +619,10 @@ fn not_injected(result_json: &str) -> bool {
 /// Raises ``ValueError`` when it is malformed or says the script was not injected.
 #[pyfunction]
 fn parse_action_result<'py>(py: Python<'py>, result_json: &str) -> PyResult<Bound<'py, PyAny>> {
-    to_python(py, &js::parse_action_result(result_json).map_err(value_error)?)
+    to_python(
+        py,
+        &js::parse_action_result(result_json).map_err(value_error)?,
+    )
 }
 
 /// What :func:`query_js` evaluated to, as a dict (``ref``, ``kind``, ``value``,
@@ -616,7 +630,10 @@ fn parse_action_result<'py>(py: Python<'py>, result_json: &str) -> PyResult<Boun
 /// was not injected.
 #[pyfunction]
 fn parse_query_result<'py>(py: Python<'py>, result_json: &str) -> PyResult<Bound<'py, PyAny>> {
-    to_python(py, &js::parse_query_result(result_json).map_err(value_error)?)
+    to_python(
+        py,
+        &js::parse_query_result(result_json).map_err(value_error)?,
+    )
 }
 
 /// Function-tool definitions for an agent API, as a list of dicts: ``flavor`` is
@@ -625,11 +642,7 @@ fn parse_query_result<'py>(py: Python<'py>, result_json: &str) -> PyResult<Bound
 /// (``web_*``) or ``"all"``.
 #[pyfunction]
 #[pyo3(signature = (flavor = "openai", tools = "all"))]
-fn tool_schemas<'py>(
-    py: Python<'py>,
-    flavor: &str,
-    tools: &str,
-) -> PyResult<Bound<'py, PyAny>> {
+fn tool_schemas<'py>(py: Python<'py>, flavor: &str, tools: &str) -> PyResult<Bound<'py, PyAny>> {
     let flavor = pick(
         Some(flavor),
         &[

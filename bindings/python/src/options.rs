@@ -45,7 +45,11 @@ pub const TREE: &[Opt<TreeOptions>] = &[
     opt!("encoding", encoding, text),
     opt!("threads", threads, |v| choice(
         v,
-        &[("auto", Threads::Auto), ("one", Threads::One), ("two", Threads::Two)]
+        &[
+            ("auto", Threads::Auto),
+            ("one", Threads::One),
+            ("two", Threads::Two)
+        ]
     )),
 ];
 

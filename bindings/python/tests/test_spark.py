@@ -15,9 +15,10 @@ from conftest import LOCAL_CORPUS, REPO, REPORT, SHARED_CORPUS, corpus_pages, sk
 
 try:
     import pyarrow.parquet as pq
+    import pandas  # noqa: F401
     import pyspark  # noqa: F401
 except ImportError as e:
-    skip_or_fail(f"the Spark test needs pyspark and pyarrow (pip install pyspark pyarrow): {e}")
+    skip_or_fail(f"the Spark test needs pyspark, pyarrow and pandas (pip install pyspark pyarrow pandas): {e}")
 if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
     skip_or_fail("Spark needs Java 17 or later: none found (apt-get install openjdk-17-jre-headless)")
 
