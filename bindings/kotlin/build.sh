@@ -46,8 +46,9 @@ cargo build -p uniffi-bindgen
 lib="$target/release/libagent_snapshot_kotlin.so"
 
 rm -rf "$out/generated" "$out/native" "$out/classes"
+# Run from the repo: the generator finds the crate's uniffi.toml through `cargo metadata`.
 "$target/debug/uniffi-bindgen" generate --library "$lib" --language kotlin \
-  --config "$here/uniffi.toml" --out-dir "$out/generated" --no-format
+  --out-dir "$out/generated" --no-format
 # JNA looks for resources under <os>-<arch>/; debug info stays out of the jar.
 mkdir -p "$out/native/linux-x86-64"
 strip --strip-debug -o "$out/native/linux-x86-64/libagent_snapshot_kotlin.so" "$lib"

@@ -42,9 +42,7 @@ impl From<agent_snapshot::Error> for AgentSnapshotError {
         let message = e.to_string();
         match e {
             E::NotInjected => AgentSnapshotError::NotInjected(message),
-            E::TreeJson(_) | E::ScriptResult { .. } => {
-                AgentSnapshotError::BadScriptResult(message)
-            }
+            E::TreeJson(_) | E::ScriptResult { .. } => AgentSnapshotError::BadScriptResult(message),
             E::UnknownEncoding(_) | E::BadArgument(_) => AgentSnapshotError::BadArgument(message),
         }
     }
@@ -56,7 +54,8 @@ fn bad_argument(message: String) -> AgentSnapshotError {
 
 /// A count from Kotlin (`Int`) as a size; `name` is the Kotlin parameter, for the message.
 fn size(name: &str, value: i32) -> Result<usize> {
-    usize::try_from(value).map_err(|_| bad_argument(format!("{name} must be 0 or more, not {value}")))
+    usize::try_from(value)
+        .map_err(|_| bad_argument(format!("{name} must be 0 or more, not {value}")))
 }
 
 /// A size for Kotlin's `Int`; no count the crate reports comes near 2³¹, and one that did
@@ -412,15 +411,27 @@ pub struct ActionResult {
 #[derive(Clone, Debug, PartialEq, uniffi::Enum)]
 pub enum JsonValue {
     Null,
-    Bool { value: bool },
+    Bool {
+        value: bool,
+    },
     /// An integer (Kotlin `Int`, `Long`, `Short`, `Byte`).
-    Integer { value: i64 },
+    Integer {
+        value: i64,
+    },
     /// A floating-point number; NaN and infinities are not JSON and are refused.
-    Decimal { value: f64 },
-    Str { value: String },
-    Seq { items: Vec<JsonValue> },
+    Decimal {
+        value: f64,
+    },
+    Str {
+        value: String,
+    },
+    Seq {
+        items: Vec<JsonValue>,
+    },
     /// Entries in the caller's order.
-    Obj { entries: Vec<JsonEntry> },
+    Obj {
+        entries: Vec<JsonEntry>,
+    },
 }
 
 /// One entry of a [`JsonValue::Obj`].
@@ -458,7 +469,10 @@ impl JsonValue {
                 )),
                 Some(JsonValue::Str { value }) => Some(Value::String(value)),
                 Some(JsonValue::Seq { items }) => {
-                    stack.push(Frame::Array(Vec::with_capacity(items.len()), items.into_iter()));
+                    stack.push(Frame::Array(
+                        Vec::with_capacity(items.len()),
+                        items.into_iter(),
+                    ));
                     None
                 }
                 Some(JsonValue::Obj { entries }) => {
@@ -730,7 +744,10 @@ mod tests {
         let mut o = crate_defaults().render;
         o.max_nodes = -1;
         let err = render_snapshot("{}".into(), o).err().expect("error");
-        assert!(err.to_string().contains("maxNodes must be 0 or more"), "{err}");
+        assert!(
+            err.to_string().contains("maxNodes must be 0 or more"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -763,7 +780,10 @@ mod tests {
         // The offline kinds are the crate's.
         for name in ["text", "attrs", "html", "value"] {
             let k = QueryKind::from_script_name(name).expect("kind");
-            assert_eq!(Some(k.to_crate().expect("offline")), agent_snapshot::QueryKind::parse(name));
+            assert_eq!(
+                Some(k.to_crate().expect("offline")),
+                agent_snapshot::QueryKind::parse(name)
+            );
         }
     }
 }

@@ -11,7 +11,7 @@ package agentsnapshot.tests
 
 import agentsnapshot.ActionResult
 import agentsnapshot.AgentBrowser
-import agentsnapshot.AgentSnapshotException
+import agentsnapshot.ffi.AgentSnapshotException
 import agentsnapshot.JsSnapshotOptions
 import agentsnapshot.QueryKind
 import agentsnapshot.RenderOptions
@@ -95,7 +95,7 @@ fun cli(args: Args, vararg argv: String): String {
 fun golden(args: Args, name: String): String =
     File(args.repo, "tests/snapshots/$name.snap").readText().substringAfter("\n---\n").removeSuffix("\n")
 
-fun String.chars(): Int = codePointCount(0, length)
+fun String.charCount(): Int = codePointCount(0, length)
 
 /** Asserts that the crate reported an error of type [T] and returns its message. */
 inline fun <reified T : AgentSnapshotException> crateError(block: () -> Unit): String {
@@ -135,7 +135,7 @@ fun main(argv: Array<String>) {
             assertEquals(mapOf("href" to "/"), home.attrs)
             assertEquals("search", snap.refs.getValue("e4").attrs["type"])
             assertEquals(13, snap.stats.nodesEmitted)
-            assertEquals(snap.text.chars(), snap.stats.charsEmitted)
+            assertEquals(snap.text.charCount(), snap.stats.charsEmitted)
             assertFalse(snap.stats.truncated)
             assertEquals(emptyList(), snap.stats.truncateReasons)
             assertEquals(10, doc.refCount())
@@ -164,7 +164,7 @@ fun main(argv: Array<String>) {
     r.test("budgets hold on a 600 KB page; queries are bounded") {
         val html = File(repoCorpus, "shop-600k.html").readText()
         val snap = AgentBrowser.snapshot(html, SnapshotOptions(maxCharsTotal = 2_000))
-        assertTrue(snap.text.chars() <= 2_000, "${snap.text.chars()} chars")
+        assertTrue(snap.text.charCount() <= 2_000, "${snap.text.charCount()} chars")
         assertTrue(snap.stats.truncated)
         assertContains(snap.stats.truncateReasons, "maxCharsTotal")
         AgentBrowser.buildDocument(html).use { doc ->
@@ -173,7 +173,7 @@ fun main(argv: Array<String>) {
             for (n in 1..doc.refCount() step 7) {
                 val q = AgentBrowser.query(doc, "e$n", QueryKind.OUTER_HTML, limitChars = 40)
                 assertNull(q.error)
-                assertTrue(q.value.chars() <= 40, "e$n: ${q.value.chars()} chars")
+                assertTrue(q.value.charCount() <= 40, "e$n: ${q.value.charCount()} chars")
                 if (q.truncated) cut++
             }
             assertTrue(cut > 0, "no outerHTML was cut at 40 characters")
@@ -350,7 +350,7 @@ fun main(argv: Array<String>) {
               - link "Home" [href=/] [ref=e1]
             - main:
               - heading "Today's gold price" [level=1] [ref=e2]
-              - checkbox "Remember me" [checked] [type=checkbox] [name=remember] [ref=e3]
+              - checkbox "Remember me" [name=remember] [type=checkbox] [checked] [ref=e3]
               - clickable "Chat with us" [ref=e4]
             """.trimIndent(),
             snap.text,

@@ -35,7 +35,9 @@ typealias SnapshotDocument = agentsnapshot.ffi.SnapshotDocument
 
 /**
  * What the crate reports, with the crate's message: `NotInjected` (inject [AgentBrowser.getScript]
- * again), `BadScriptResult` (malformed JSON from the page), `BadArgument`.
+ * again), `BadScriptResult` (malformed JSON from the page), `BadArgument`. Kotlin does not reach
+ * nested classes through a type alias: to catch one kind, `import
+ * agentsnapshot.ffi.AgentSnapshotException` and catch `AgentSnapshotException.NotInjected`.
  */
 typealias AgentSnapshotException = agentsnapshot.ffi.AgentSnapshotException
 
