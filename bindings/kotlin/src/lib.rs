@@ -71,6 +71,8 @@ pub enum OutputFormat {
     PlainTextTree,
     /// The same lines as JSON objects, for programs.
     Json,
+    /// One line per interactive element, no indentation: the cheapest element list.
+    List,
 }
 
 impl From<OutputFormat> for Format {
@@ -78,6 +80,7 @@ impl From<OutputFormat> for Format {
         match f {
             OutputFormat::PlainTextTree => Format::Text,
             OutputFormat::Json => Format::Json,
+            OutputFormat::List => Format::List,
         }
     }
 }
@@ -124,6 +127,7 @@ impl RenderOptions {
             format: match o.format {
                 Format::Text => OutputFormat::PlainTextTree,
                 Format::Json => OutputFormat::Json,
+                Format::List => OutputFormat::List,
             },
         }
     }
@@ -143,13 +147,6 @@ pub struct SnapshotOptions {
 
 impl SnapshotOptions {
     fn to_crate(&self) -> Result<(TreeOptions, agent_snapshot::RenderOptions)> {
-        if let Some(scope) = &self.scope_selector {
-            return Err(bad_argument(format!(
-                "scopeSelector {scope:?}: this version of agent-snapshot snapshots whole pages \
-                 only; leave scopeSelector null (a live page can be scoped with \
-                 JsSnapshotOptions.scope)"
-            )));
-        }
         let render = self.render.to_crate()?;
         let tree = TreeOptions {
             interactive_only: self.interactive_only,
@@ -614,6 +611,22 @@ pub fn get_title_js() -> String {
 pub struct SnapshotDocument {
     doc: Document,
     render: agent_snapshot::RenderOptions,
+    /// `scopeSelector`: a ref or CSS selector, checked when the document is built.
+    scope: Option<String>,
+}
+
+impl SnapshotDocument {
+    fn new(
+        doc: Document,
+        render: agent_snapshot::RenderOptions,
+        scope: Option<String>,
+    ) -> Result<Arc<SnapshotDocument>> {
+        if let Some(scope) = &scope {
+            doc.snapshot_scoped(scope, &render)
+                .map_err(|e| bad_argument(format!("scopeSelector: {e}")))?;
+        }
+        Ok(Arc::new(SnapshotDocument { doc, render, scope }))
+    }
 }
 
 #[uniffi::export]
@@ -622,10 +635,11 @@ impl SnapshotDocument {
     #[uniffi::constructor]
     pub fn parse(html: String, options: SnapshotOptions) -> Result<Arc<SnapshotDocument>> {
         let (tree, render) = options.to_crate()?;
-        Ok(Arc::new(SnapshotDocument {
-            doc: Document::parse(&html, &tree),
+        SnapshotDocument::new(
+            Document::parse(&html, &tree),
             render,
-        }))
+            options.scope_selector,
+        )
     }
 
     /// Parses bytes as fetched, sniffing the encoding (BOM, valid UTF-8, `<meta>`, then
@@ -633,15 +647,23 @@ impl SnapshotDocument {
     #[uniffi::constructor]
     pub fn parse_bytes(html: Vec<u8>, options: SnapshotOptions) -> Result<Arc<SnapshotDocument>> {
         let (tree, render) = options.to_crate()?;
-        Ok(Arc::new(SnapshotDocument {
-            doc: Document::parse_bytes(html, &tree)?,
+        SnapshotDocument::new(
+            Document::parse_bytes(html, &tree)?,
             render,
-        }))
+            options.scope_selector,
+        )
     }
 
     /// The snapshot, under the budgets the document was built with.
     pub fn snapshot(&self) -> SnapshotResult {
-        self.doc.snapshot(&self.render).into()
+        // A scope was checked when the document was built, and the document does not change.
+        let scoped = self
+            .scope
+            .as_deref()
+            .and_then(|scope| self.doc.snapshot_scoped(scope, &self.render).ok());
+        scoped
+            .unwrap_or_else(|| self.doc.snapshot(&self.render))
+            .into()
     }
 
     /// Answers `kind` for `ref_` in at most `limit_chars` characters.

@@ -216,10 +216,17 @@ fun main(argv: Array<String>) {
         )
         assertContains(
             crateError<AgentSnapshotException.BadArgument> {
-                AgentBrowser.snapshot("<main></main>", SnapshotOptions(scopeSelector = "main"))
+                AgentBrowser.snapshot("<main></main>", SnapshotOptions(scopeSelector = "#missing"))
             },
             "scopeSelector",
         )
+        // A scope (CSS or ref) snapshots that part only; refs stay the whole page's.
+        val scoped = AgentBrowser.snapshot(
+            "<nav><a href=/>Home</a></nav><p id=x>Hi <a href=/b>B</a></p>",
+            SnapshotOptions(scopeSelector = "#x"),
+        ).text
+        assertContains(scoped, "[B](e3)")
+        assertFalse(scoped.contains("Home"), scoped)
         assertContains(
             crateError<AgentSnapshotException.BadArgument> {
                 AgentBrowser.queryRef("<a href=/>x</a>", "e1", QueryKind.COMPUTED_STYLES)

@@ -69,6 +69,19 @@ impl Html {
     }
 }
 
+/// What :meth:`Document.read` returns.
+#[pyclass(frozen, get_all, module = "agent_snapshot")]
+struct ReadResult {
+    /// The lines, header first.
+    text: String,
+    /// The budget cut the read.
+    truncated: bool,
+    /// Where to continue a cut read (``Document.read(start=...)``), or ``None``.
+    next: Option<String>,
+    /// The ref of the main content's element, when it has one.
+    main: Option<String>,
+}
+
 /// A parsed page, ready to be snapshotted and queried.
 ///
 /// ``Document(html, *, url=None, encoding=None, **tree_options)``: ``html`` is a ``str`` or
@@ -111,18 +124,57 @@ impl PyDocument {
     }
 
     /// Renders the snapshot under the render budgets (keyword arguments, the crate's
-    /// defaults: ``max_chars_total=12000``, ``max_nodes=200``, ``max_depth=12``,
+    /// defaults: ``max_chars_total=12000``, ``max_nodes=400``, ``max_depth=12``,
     /// ``max_text_per_node=200``, ``max_attr_value_len=200``, ``max_siblings=25``,
-    /// ``include_attrs=[...]``, ``compact=True``, ``format="text"`` or ``"json"``).
-    /// Releases the GIL.
-    #[pyo3(signature = (**render_options))]
+    /// ``include_attrs=[...]``, ``compact=True``, ``format="text"``, ``"json"`` or
+    /// ``"list"``). ``scope``: a ref (``"e12"``, as a folded stub line names it) or a CSS
+    /// selector; only that part of the page is shown, with the page's refs. An unknown scope
+    /// raises ``ValueError``. Releases the GIL.
+    #[pyo3(signature = (*, scope = None, **render_options))]
     fn snapshot(
         &self,
         py: Python<'_>,
+        scope: Option<String>,
         render_options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Snapshot> {
         let opts = render_options_from(render_options, "Document.snapshot()")?;
-        Ok(Snapshot::new(py.detach(|| self.doc.snapshot(&opts))))
+        let snap = match scope {
+            Some(scope) => py
+                .detach(|| self.doc.snapshot_scoped(&scope, &opts))
+                .map_err(value_error)?,
+            None => py.detach(|| self.doc.snapshot(&opts)),
+        };
+        Ok(Snapshot::new(snap))
+    }
+
+    /// The main content as readable lines (headings, paragraphs, lists, tables, quotes,
+    /// code) with refs on its links, headings and images, in at most ``max_chars_total``
+    /// characters: what a WebFetch tool should return for an article. ``start``: continue a
+    /// cut read at the ref its last line names (``ReadResult.next``). Releases the GIL.
+    #[pyo3(signature = (*, max_chars_total = 12_000, start = None))]
+    fn read(
+        &self,
+        py: Python<'_>,
+        max_chars_total: usize,
+        start: Option<String>,
+    ) -> PyResult<ReadResult> {
+        let from = match start {
+            Some(r) => Some(agent_snapshot::Ref::parse(r.trim()).ok_or_else(|| {
+                PyValueError::new_err(format!("start={r:?}: not a ref such as \"e57\""))
+            })?),
+            None => None,
+        };
+        let opts = agent_snapshot::ReadOptions {
+            max_chars_total,
+            from,
+        };
+        let r = py.detach(|| self.doc.read(&opts)).map_err(value_error)?;
+        Ok(ReadResult {
+            text: r.text,
+            truncated: r.stats.truncated,
+            next: r.stats.next.map(|n| n.to_string()),
+            main: r.stats.main.map(|n| n.to_string()),
+        })
     }
 
     /// Answers a bounded question about one ref: ``kind`` is ``"text"`` (visible text),
@@ -669,6 +721,7 @@ fn tool_schemas<'py>(py: Python<'py>, flavor: &str, tools: &str) -> PyResult<Bou
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyDocument>()?;
+    m.add_class::<ReadResult>()?;
     m.add_class::<Snapshot>()?;
     m.add_class::<NodeRef>()?;
     m.add_class::<RenderStats>()?;

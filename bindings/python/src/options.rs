@@ -65,7 +65,11 @@ pub const RENDER: &[Opt<RenderOptions>] = &[
     opt!("compact", compact, flag),
     opt!("format", format, |v| choice(
         v,
-        &[("text", Format::Text), ("json", Format::Json)]
+        &[
+            ("text", Format::Text),
+            ("json", Format::Json),
+            ("list", Format::List)
+        ]
     )),
 ];
 

@@ -202,3 +202,36 @@ def test_the_wheel_carries_stubs_and_py_typed():
 
 def test_version():
     assert agent_snapshot.__version__.count(".") == 2
+
+
+def test_read_returns_the_main_content_and_continues():
+    paras = "".join(f"<p>Paragraph {i} of the story, with enough words to read as prose.</p>" for i in range(200))
+    html = f"<nav><a href=/>Home</a></nav><article><h1>Story</h1>{paras}</article><footer>Foot</footer>"
+    doc = agent_snapshot.Document(html)
+    first = doc.read(max_chars_total=2000)
+    assert first.text.startswith("[read]")
+    assert "Paragraph 0 of the story" in first.text
+    assert "Home" not in first.text and "Foot" not in first.text
+    assert first.truncated and first.next is not None
+    assert len(first.text) <= 2000
+    # Reading on from each cut covers the whole article.
+    seen, part = first.text, first
+    for _ in range(200):
+        if part.next is None:
+            break
+        part = doc.read(max_chars_total=2000, start=part.next)
+        seen += part.text
+    assert all(f"Paragraph {i} of" in seen for i in range(200))
+    with pytest.raises(ValueError):
+        doc.read(start="x9")
+
+
+def test_snapshot_scope_and_list_format():
+    doc = agent_snapshot.Document("<nav><a href=/>Home</a></nav><p id=x>Hi <a href=/b>B</a></p>")
+    scoped = doc.snapshot(scope="#x").text
+    assert "[B](e3)" in scoped and "Home" not in scoped
+    assert "Home" in doc.snapshot(scope="e1").text
+    with pytest.raises(ValueError):
+        doc.snapshot(scope="#missing")
+    listed = doc.snapshot(format="list").text
+    assert '- link "Home" [ref=e2]' in listed

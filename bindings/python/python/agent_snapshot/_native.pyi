@@ -7,6 +7,14 @@ __version__: str
 Threads = Literal["auto", "one", "two"]
 QueryKind = Literal["text", "attrs", "html", "value"]
 
+class ReadResult:
+    """What :meth:`Document.read` returns."""
+
+    text: str
+    truncated: bool
+    next: Optional[str]
+    main: Optional[str]
+
 class Document:
     """A parsed page, ready to be snapshotted and queried. Immutable and thread-safe."""
 
@@ -26,17 +34,20 @@ class Document:
     def snapshot(
         self,
         *,
+        scope: Optional[str] = None,
         max_chars_total: int = 12000,
-        max_nodes: int = 200,
+        max_nodes: int = 400,
         max_depth: int = 12,
         max_text_per_node: int = 200,
         max_attr_value_len: int = 200,
         max_siblings: int = 25,
         include_attrs: Sequence[str] = ...,
         compact: bool = True,
-        format: Literal["text", "json"] = "text",
+        format: Literal["text", "json", "list"] = "text",
     ) -> Snapshot:
-        """Renders the snapshot under the render budgets. Releases the GIL."""
+        """Renders the snapshot (of ``scope``, a ref or CSS selector, if given). Releases the GIL."""
+    def read(self, *, max_chars_total: int = 12000, start: Optional[str] = None) -> ReadResult:
+        """The main content as readable lines; ``start``: continue at a cut read's ``next``."""
     def query(self, ref: str, kind: QueryKind = "text", limit: Optional[int] = 4000) -> QueryResult:
         """A bounded answer about one ref; an unknown ref gives ``error == "ref_not_found"``."""
     def tree_json(self) -> str:
@@ -123,14 +134,14 @@ def snapshot(
     attrs: Sequence[str] = ...,
     threads: Threads = "auto",
     max_chars_total: int = 12000,
-    max_nodes: int = 200,
+    max_nodes: int = 400,
     max_depth: int = 12,
     max_text_per_node: int = 200,
     max_attr_value_len: int = ...,
     max_siblings: int = 25,
     include_attrs: Sequence[str] = ...,
     compact: bool = True,
-    format: Literal["text", "json"] = "text",
+    format: Literal["text", "json", "list"] = "text",
 ) -> Snapshot:
     """Parses and renders in one call (tree and render options together). Releases the GIL."""
 
@@ -138,14 +149,14 @@ def render(
     tree_json: str,
     *,
     max_chars_total: int = 12000,
-    max_nodes: int = 200,
+    max_nodes: int = 400,
     max_depth: int = 12,
     max_text_per_node: int = 200,
     max_attr_value_len: int = 200,
     max_siblings: int = 25,
     include_attrs: Sequence[str] = ...,
     compact: bool = True,
-    format: Literal["text", "json"] = "text",
+    format: Literal["text", "json", "list"] = "text",
 ) -> Snapshot:
     """Renders node-tree JSON (the in-page script's output). Releases the GIL."""
 
