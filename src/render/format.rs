@@ -544,7 +544,7 @@ pub(super) fn node_line(
         String::new()
     } else if role == "row" && !node.children.is_empty() {
         row_content(cx, i, text_limit, &mut refs)
-    } else if !node.children.is_empty() && !(role == "link" || role == "img") {
+    } else if !(node.children.is_empty() || role == "link" || role == "img") {
         inline_content(cx, i, text_limit, &mut refs)
     } else {
         node.text

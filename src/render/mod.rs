@@ -726,14 +726,14 @@ fn emit_list(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'
         plan::P_ASIDE,
         plan::P_CHROME,
     ] {
-        for i in 1..flat.len() {
+        for (i, taken) in take.iter_mut().enumerate().skip(1) {
             if plan.prio[i] != class || !listed(i) || count >= opts.max_nodes {
                 continue;
             }
             let cost = out.cost(&format::list_line(cx, i));
             if cost <= remaining {
                 remaining -= cost;
-                take[i] = true;
+                *taken = true;
                 count += 1;
             }
         }

@@ -436,9 +436,9 @@ impl Plan {
                 prio[i] = prio[p];
                 continue;
             }
-            kind[i] = if node.is_text_run() || (role == "row" && simple_row(flat, i)) {
-                Kind::Line
-            } else if node.children.is_empty()
+            kind[i] = if node.is_text_run()
+                || (role == "row" && simple_row(flat, i))
+                || node.children.is_empty()
                 || (inline_role(role) && inlineable(flat, i))
                 || (inlineable(flat, i)
                     && (in_main[i] || counts[i].text as usize <= opts.max_text_per_node))
