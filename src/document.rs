@@ -277,10 +277,10 @@ impl Document {
     ///             to a record.</p></article>";
     /// let doc = Document::parse(html, &TreeOptions::default());
     /// let read = doc.read(&ReadOptions::default())?;
-    /// assert!(read.text.contains("# Gold [ref=e2]"));
-    /// assert!(read.text.contains("says the [central bank](e3), to a record."));
+    /// assert!(read.text.contains("# Gold [ref=e3]"));
+    /// assert!(read.text.contains("says the [central bank](e4), to a record."));
     /// assert!(!read.text.contains("Home"));
-    /// assert_eq!(read.refs.get("e3").and_then(|r| r.name.as_deref()), Some("central bank"));
+    /// assert_eq!(read.refs.get("e4").and_then(|r| r.name.as_deref()), Some("central bank"));
     /// # Ok::<(), agent_snapshot::read::ReadError>(())
     /// ```
     ///

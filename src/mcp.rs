@@ -489,13 +489,25 @@ impl DocCache {
             ..TreeOptions::default()
         };
         // Arguments first: a bad budget should not cost a parse.
-        let render = tools::budgets_from_args(args, RenderOptions::default())?;
+        let mut render = tools::budgets_from_args(args, RenderOptions::default())?;
+        if let Some(f) = string_arg(args, "format")? {
+            render.format = match f {
+                "text" => crate::Format::Text,
+                "list" => crate::Format::List,
+                other => return Err(format!("format must be text or list, not {other:?}")),
+            };
+        }
         let (doc, size) = match (string_arg(args, "path")?, string_arg(args, "html")?) {
             (path, None) => open(path.ok_or("give exactly one of path and html")?, &options)?,
             (None, Some(html)) => (Document::parse(html, &options), html.len()),
             _ => return Err("give exactly one of path and html".to_string()),
         };
-        let snap = doc.snapshot(&render);
+        let snap = match string_arg(args, "scope")? {
+            Some(scope) => doc
+                .snapshot_scoped(scope, &render)
+                .map_err(|e| e.to_string())?,
+            None => doc.snapshot(&render),
+        };
         let handle = self.new_handle();
         let text = format!(
             "handle={handle} (pass it to html_query with a ref)\n{}",

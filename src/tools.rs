@@ -193,6 +193,18 @@ snapshot was truncated; raise max_chars/max_nodes only when what you need is mis
                 ParamType::String,
                 "The page's URL, shown in the snapshot header.",
             ),
+            optional(
+                "scope",
+                ParamType::String,
+                "Snapshot one part only: a ref (e.g. a folded stub line's \"e12\") or a CSS \
+selector. Refs stay the whole page's.",
+            ),
+            optional(
+                "format",
+                ParamType::Enum(&["text", "list"]),
+                "text (default): the page's text and elements; list: one line per \
+interactive element, the cheapest way to find what to click.",
+            ),
         ],
         budgets: true,
         set: ToolSet::Offline,

@@ -242,7 +242,7 @@ fn the_600k_page_keeps_hidden_text_out() {
     for needle in [
         "textbox \"手机号/邮箱\"",
         "searchbox \"搜索商品\"",
-        "rowheader \"品牌699\"",
+        "row: 品牌699 |",
         "加入购物车",
         "帮助中心 59",
     ] {

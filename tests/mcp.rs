@@ -285,7 +285,7 @@ fn html_read_reads_continues_by_handle_and_queries_its_refs() {
     assert!(first_text.starts_with("handle=d1 "), "{first_text}");
     assert!(first_text.contains("[read] url="), "{first_text}");
     assert!(
-        first_text.contains("[market on the east bank](e8)"),
+        first_text.contains("[market on the east bank](e12)"),
         "{first_text}"
     );
     let next = first["structuredContent"]["next"]
@@ -302,7 +302,7 @@ fn html_read_reads_continues_by_handle_and_queries_its_refs() {
     // The refs of a read are the document's: html_query answers them on the same handle.
     let q = c.call(
         "html_query",
-        json!({"handle": "d1", "ref": "e8", "kind": "attrs"}),
+        json!({"handle": "d1", "ref": "e12", "kind": "attrs"}),
     );
     assert!(text(&q).contains("/places/market"), "{q}");
     let bad = c.call("html_read", json!({"handle": "d1", "from": "x9"}));
@@ -426,6 +426,25 @@ fn live_tools_navigate_click_go_back_and_the_browser_tool() {
     );
     assert_eq!(again["structuredContent"]["title"], "Next", "{again}");
 
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
+}
+
+#[test]
+fn html_snapshot_takes_a_scope_and_the_list_format() {
+    let mut c = Client::start::<&str>(&[]);
+    c.initialize();
+    let html = "<nav><a href=/>Home</a></nav><div id=x><p>Hi <a href=/b>B</a></p></div>";
+    let scoped = c.call("html_snapshot", json!({"html": html, "scope": "#x"}));
+    assert_ne!(scoped["isError"], true, "{scoped}");
+    assert!(text(&scoped).contains("[B](e3)"), "{scoped}");
+    assert!(!text(&scoped).contains("Home"), "{scoped}");
+    let by_ref = c.call("html_snapshot", json!({"html": html, "scope": "e1"}));
+    assert!(text(&by_ref).contains("Home"), "{by_ref}");
+    let listed = c.call("html_snapshot", json!({"html": html, "format": "list"}));
+    assert!(text(&listed).contains("- link \"Home\" [ref=e2]"), "{listed}");
+    let missing = c.call("html_snapshot", json!({"html": html, "scope": "#nope"}));
+    assert_eq!(missing["isError"], true, "{missing}");
     drop(c.stdin.take());
     assert!(c.child.wait().unwrap().success());
 }

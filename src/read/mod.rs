@@ -445,6 +445,11 @@ fn cut_block(b: &Block, room: usize) -> Option<String> {
         Some(i) if i >= head.len() / 2 => &head[..i],
         _ => head,
     };
+    // Never inside a link or image (`[label](e12)`): a cut ref would read as another one.
+    let head = match head.rfind('[') {
+        Some(open) if !head[open..].contains(')') => head[..open].trim_end_matches('!'),
+        _ => head,
+    };
     let head = head.trim_end();
     if head.is_empty() {
         return None;

@@ -222,7 +222,7 @@ fun main(argv: Array<String>) {
         )
         // A scope (CSS or ref) snapshots that part only; refs stay the whole page's.
         val scoped = AgentBrowser.snapshot(
-            "<nav><a href=/>Home</a></nav><p id=x>Hi <a href=/b>B</a></p>",
+            "<nav><a href=/>Home</a></nav><div id=x><p>Hi <a href=/b>B</a></p></div>",
             SnapshotOptions(scopeSelector = "#x"),
         ).text
         assertContains(scoped, "[B](e3)")

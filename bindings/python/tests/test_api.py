@@ -227,7 +227,7 @@ def test_read_returns_the_main_content_and_continues():
 
 
 def test_snapshot_scope_and_list_format():
-    doc = agent_snapshot.Document("<nav><a href=/>Home</a></nav><p id=x>Hi <a href=/b>B</a></p>")
+    doc = agent_snapshot.Document("<nav><a href=/>Home</a></nav><div id=x><p>Hi <a href=/b>B</a></p></div>")
     scoped = doc.snapshot(scope="#x").text
     assert "[B](e3)" in scoped and "Home" not in scoped
     assert "Home" in doc.snapshot(scope="e1").text
