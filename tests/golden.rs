@@ -127,3 +127,67 @@ fn article_read_cut() {
     assert!(text.chars().count() <= 700);
     insta::assert_snapshot!(text);
 }
+
+/// The design's search-result example: each result's price and shop beside its link; the
+/// mobile copy of the menu (hidden by the page's own `@media` rule) is not there.
+#[test]
+fn search_results_with_prices() {
+    insta::assert_snapshot!(snap(
+        "search-results.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+}
+
+/// An article: paragraphs whole, with their links inline.
+#[test]
+fn article_with_inline_links() {
+    insta::assert_snapshot!(snap(
+        "article.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+}
+
+/// A budget too small for the page: the main content first, the navigation and footer
+/// folded into stub lines that name their refs.
+#[test]
+fn folded_navigation() {
+    let render = RenderOptions {
+        max_chars_total: 1200,
+        ..Default::default()
+    };
+    let text = snap("article.html", &TreeOptions::default(), &render);
+    assert!(text.contains("(folded: "), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// A scoped snapshot: the shop page's main navigation only (a ref, as a stub names it), and
+/// its results list by CSS selector.
+#[test]
+fn scoped_snapshots() {
+    let doc =
+        Document::parse_bytes(corpus("shop-600k.html"), &TreeOptions::default()).expect("parse");
+    let by_ref = doc
+        .snapshot_scoped("e4", &RenderOptions::default())
+        .expect("e4 is the main navigation");
+    insta::assert_snapshot!("scoped_by_ref", by_ref.text);
+    let doc = Document::parse_bytes(corpus("search-results.html"), &TreeOptions::default())
+        .expect("parse");
+    let by_css = doc
+        .snapshot_scoped("ul.results", &RenderOptions::default())
+        .expect("the results list");
+    insta::assert_snapshot!("scoped_by_css", by_css.text);
+}
+
+/// `--format list`: one line per interactive element, the key form and search first when
+/// the budget is short.
+#[test]
+fn element_list() {
+    let render = RenderOptions {
+        format: Format::List,
+        max_chars_total: 1500,
+        ..Default::default()
+    };
+    insta::assert_snapshot!(snap("shop-600k.html", &TreeOptions::default(), &render));
+}

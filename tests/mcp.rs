@@ -442,7 +442,10 @@ fn html_snapshot_takes_a_scope_and_the_list_format() {
     let by_ref = c.call("html_snapshot", json!({"html": html, "scope": "e1"}));
     assert!(text(&by_ref).contains("Home"), "{by_ref}");
     let listed = c.call("html_snapshot", json!({"html": html, "format": "list"}));
-    assert!(text(&listed).contains("- link \"Home\" [ref=e2]"), "{listed}");
+    assert!(
+        text(&listed).contains("- link \"Home\" [ref=e2]"),
+        "{listed}"
+    );
     let missing = c.call("html_snapshot", json!({"html": html, "scope": "#nope"}));
     assert_eq!(missing["isError"], true, "{missing}");
     drop(c.stdin.take());
