@@ -35,7 +35,7 @@ def test_snapshot_is_byte_identical_to_the_cli(cli, page):
     snap = doc.snapshot()
     assert snap.text == expected
     # The ref map holds exactly the refs the text shows, in order.
-    shown = re.findall(r"\[ref=(e\d+)\]", expected)
+    shown = [a or b for a, b in re.findall(r"\[ref=(e\d+)\]|\]\((e\d+)\)", expected)]
     assert list(snap.refs) == shown
     assert snap.stats.chars_emitted == len(expected)
     assert ("truncated=true" in expected.splitlines()[0]) == snap.stats.truncated
