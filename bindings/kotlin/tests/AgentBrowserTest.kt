@@ -126,29 +126,31 @@ fun main(argv: Array<String>) {
             assertEquals(golden(args, "golden__gold_price_page"), snap.text)
             assertFalse(snap.text.contains("ignore previous instructions"), "hidden text leaked")
             // Refs: a map in document order, with what the model may ask about each.
-            assertEquals((1..10).map { "e$it" }, snap.refs.keys.toList())
-            val home = snap.refs.getValue("e1")
-            assertEquals("e1", home.ref)
+            assertEquals((1..12).map { "e$it" }, snap.refs.keys.toList())
+            // e1 is the navigation landmark (landmarks always get a ref, to be scoped).
+            assertEquals("navigation", snap.refs.getValue("e1").role)
+            val home = snap.refs.getValue("e2")
+            assertEquals("e2", home.ref)
             assertEquals("a", home.tag)
             assertEquals("link", home.role)
             assertEquals("Home", home.name)
             assertEquals(mapOf("href" to "/"), home.attrs)
-            assertEquals("search", snap.refs.getValue("e4").attrs["type"])
-            assertEquals(13, snap.stats.nodesEmitted)
+            assertEquals("search", snap.refs.getValue("e6").attrs["type"])
+            assertEquals(12, snap.stats.nodesEmitted)
             assertEquals(snap.text.charCount(), snap.stats.charsEmitted)
             assertFalse(snap.stats.truncated)
             assertEquals(emptyList(), snap.stats.truncateReasons)
-            assertEquals(10, doc.refCount())
+            assertEquals(12, doc.refCount())
             assertEquals("UTF-8", doc.encoding())
             // Bounded answers, and unknown refs as answers.
-            val price = AgentBrowser.query(doc, "e6", QueryKind.TEXT)
+            val price = AgentBrowser.query(doc, "e8", QueryKind.TEXT)
             assertEquals("Gold ¥580.00/g", price.value)
             assertEquals(QueryKind.TEXT, price.kind)
             assertNull(price.error)
-            val cut = AgentBrowser.query(doc, "e1", QueryKind.OUTER_HTML, limitChars = 8)
+            val cut = AgentBrowser.query(doc, "e2", QueryKind.OUTER_HTML, limitChars = 8)
             assertEquals("<a href=", cut.value)
             assertTrue(cut.truncated)
-            assertEquals("not_a_form_control", AgentBrowser.query(doc, "e3", QueryKind.VALUE).error)
+            assertEquals("not_a_form_control", AgentBrowser.query(doc, "e5", QueryKind.VALUE).error)
             val missing = AgentBrowser.query(doc, "e99", QueryKind.TEXT)
             assertEquals("ref_not_found", missing.error)
             assertEquals("", missing.value)
@@ -156,7 +158,7 @@ fun main(argv: Array<String>) {
             assertEquals(snap, AgentBrowser.snapshot(html))
             assertEquals(
                 """{"href":"/pricing"}""",
-                AgentBrowser.queryRef(html, "e2", QueryKind.ATTRS).value,
+                AgentBrowser.queryRef(html, "e3", QueryKind.ATTRS).value,
             )
         }
     }
@@ -352,12 +354,11 @@ fun main(argv: Array<String>) {
         val snap = AgentBrowser.renderSnapshot(json)
         assertEquals(
             """
-            [snapshot] url=https://example.com title="Today's gold price" nodes=6 truncated=false
-            - navigation:
-              - link "Home" [href=/] [ref=e1]
+            [snapshot] url=https://example.com title="Today's gold price" nodes=5 truncated=false
+            - navigation: [Home](e1)
             - main:
               - heading "Today's gold price" [level=1] [ref=e2]
-              - checkbox "Remember me" [name=remember] [type=checkbox] [checked] [ref=e3]
+              - checkbox "Remember me" [name=remember] [checked] [ref=e3]
               - clickable "Chat with us" [ref=e4]
             """.trimIndent(),
             snap.text,

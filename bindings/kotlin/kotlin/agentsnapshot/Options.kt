@@ -21,7 +21,7 @@ data class SnapshotOptions(
     /** Hard limit on the text's length in characters (code points), header included. */
     val maxCharsTotal: Int = 12_000,
     /** Most node lines written. */
-    val maxNodes: Int = 200,
+    val maxNodes: Int = 400,
     /** Deepest indentation level written (0 = top level). */
     val maxDepth: Int = 12,
     /** Longest name or text per line, in characters. */
@@ -83,7 +83,7 @@ data class SnapshotOptions(
  */
 data class RenderOptions(
     val maxCharsTotal: Int = 12_000,
-    val maxNodes: Int = 200,
+    val maxNodes: Int = 400,
     val maxDepth: Int = 12,
     val compact: Boolean = true,
     val format: OutputFormat = OutputFormat.PLAIN_TEXT_TREE,
