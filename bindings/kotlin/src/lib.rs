@@ -756,7 +756,7 @@ mod tests {
         let mut depth = 0;
         while let Some(serde_json::Value::Array(mut items)) = stack.pop() {
             depth += 1;
-            stack.extend(items.drain(..));
+            stack.append(&mut items);
         }
         assert_eq!(depth, 100_000);
     }
@@ -765,7 +765,9 @@ mod tests {
     fn negative_sizes_are_refused_by_name() {
         let mut o = crate_defaults().render;
         o.max_nodes = -1;
-        let err = render_snapshot("{}".into(), o).err().expect("error");
+        let Err(err) = render_snapshot("{}".into(), o) else {
+            panic!("a negative maxNodes must be refused");
+        };
         assert!(
             err.to_string().contains("maxNodes must be 0 or more"),
             "{err}"
