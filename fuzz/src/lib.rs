@@ -43,40 +43,52 @@ impl<'a> Knobs<'a> {
             max_attr_value_len: self.up_to(300),
             max_siblings: self.up_to(80),
             compact: self.flag(),
-            format: if self.flag() { Format::Json } else { Format::Text },
+            format: match (self.flag(), self.flag()) {
+                (true, _) => Format::Json,
+                (false, true) => Format::List,
+                (false, false) => Format::Text,
+            },
             ..RenderOptions::default()
         }
     }
 }
 
-/// The refs a snapshot's text shows, in either format.
-pub fn refs_in_text(snap: &SnapshotResult, format: Format) -> Vec<String> {
-    match format {
-        Format::Text => snap
-            .text
-            .match_indices("[ref=")
-            .filter_map(|(i, _)| {
-                let rest = &snap.text[i + 5..];
-                rest.find(']').map(|end| rest[..end].to_string())
-            })
-            .collect(),
-        Format::Json => match serde_json::from_str::<serde_json::Value>(&snap.text) {
-            Ok(v) => v["lines"]
-                .as_array()
-                .map(|lines| {
-                    lines
-                        .iter()
-                        .filter_map(|l| l["ref"].as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            // A budget smaller than the JSON header cuts it; then it holds no refs.
-            Err(_) => {
-                assert!(!snap.text.contains("\"ref\""), "unparsable JSON with refs");
-                Vec::new()
-            }
-        },
+/// Refs written as markers in `text`: `[ref=e5]` on a line, `[label](e5)` / `![alt](e5)`
+/// inline. A marker after a backslash is page text the renderer escaped.
+fn markers(text: &str, out: &mut Vec<String>) {
+    let unescaped = |i: usize| !text[..i].ends_with('\\');
+    for (i, _) in text.match_indices("[ref=") {
+        let rest = &text[i + 5..];
+        if let (true, Some(end)) = (unescaped(i), rest.find(']')) {
+            out.push(rest[..end].to_string());
+        }
     }
+    for (i, _) in text.match_indices("](e") {
+        let rest = &text[i + 2..];
+        if let (true, Some(end)) = (unescaped(i), rest.find(')')) {
+            out.push(rest[..end].to_string());
+        }
+    }
+}
+
+/// The refs a snapshot's text shows, in any format.
+pub fn refs_in_text(snap: &SnapshotResult, format: Format) -> Vec<String> {
+    let mut refs = Vec::new();
+    match format {
+        Format::Json => match serde_json::from_str::<serde_json::Value>(&snap.text) {
+            Ok(v) => {
+                for line in v["lines"].as_array().into_iter().flatten() {
+                    refs.extend(line["ref"].as_str().map(String::from));
+                    markers(line["text"].as_str().unwrap_or(""), &mut refs);
+                }
+            }
+            // A budget smaller than the JSON header cuts it; then it holds no refs.
+            Err(_) => assert!(!snap.text.contains("\"ref\""), "unparsable JSON with refs"),
+        },
+        // Text and the element list write the same markers.
+        _ => markers(&snap.text, &mut refs),
+    }
+    refs
 }
 
 /// Checks a rendered snapshot against its options.

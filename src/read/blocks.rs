@@ -52,7 +52,7 @@ impl Line {
                 continue;
             }
             self.glue_space();
-            self.out.push_str(word);
+            crate::text::push_defanged(&mut self.out, word);
         }
     }
 
@@ -675,7 +675,8 @@ fn repeats_title(title: &str, heading: &str) -> bool {
 
 /// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.
 pub(super) fn shows_ref(text: &str, n: u32) -> bool {
-    text.contains(&format!("(e{n})")) || text.contains(&format!("[ref=e{n}]"))
+    // Page text reading like a marker is escaped (`]\(e5)`, `\[ref=e5]`): it does not count.
+    text.contains(&format!("](e{n})")) || text.contains(&format!(" [ref=e{n}]"))
 }
 
 /// An alt text that is only the image's file name (`IMG_3886.jpg`) describes nothing.

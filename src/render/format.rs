@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::lean;
 use super::plan::{is_control, Plan};
 use super::{Flat, Format, RenderOptions, RenderStats, TruncateReason};
-use crate::text::{truncate_with_ellipsis, ELLIPSIS};
+use crate::text::{defang_refs, truncate_with_ellipsis, ELLIPSIS};
 use crate::tree::{NodeTree, Ref, States, TreeNode};
 
 /// Longest URL and title shown in the header.
@@ -280,8 +280,16 @@ fn indent(depth: usize) -> String {
 }
 
 /// Text shown after a line's colon: no control character or line separator can start a
-/// line of its own.
+/// line of its own, and no page text reads as a ref marker ([`defang_refs`]).
 fn clean(s: &str) -> Cow<'_, str> {
+    match no_controls(s) {
+        Cow::Borrowed(b) => defang_refs(b),
+        Cow::Owned(o) => Cow::Owned(defang_refs(&o).into_owned()),
+    }
+}
+
+/// `s` with control characters and line separators turned into spaces.
+fn no_controls(s: &str) -> Cow<'_, str> {
     if s.chars()
         .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
     {
@@ -304,7 +312,8 @@ fn clean(s: &str) -> Cow<'_, str> {
 /// A link label inside `[...]`: brackets escaped so the label cannot close early.
 fn bracketed(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in clean(s).chars() {
+    // Every bracket is escaped here, so ref markers need no other escaping.
+    for c in no_controls(s).chars() {
         if matches!(c, '[' | ']' | '\\') {
             out.push('\\');
         }
@@ -328,7 +337,11 @@ fn join_part(out: &mut String, part: &str) {
     if !out.is_empty() && !glue_after && !glue_before {
         out.push(' ');
     }
+    // A glued join can make a marker of two harmless parts (`[` + `ref=e5]`); text parts
+    // are defanged already, links are the renderer's own markers.
+    let seam = out.len();
     out.push_str(part);
+    crate::text::escape_seam(out, seam);
 }
 
 /// Cuts `s` to at most `max` chars on a word boundary, ending in an ellipsis.
@@ -881,8 +894,11 @@ impl Serialize for JsonAttrs<'_> {
 pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
+    for (i, c) in s.char_indices() {
         match c {
+            // As `defang_refs`, without doubling its backslash.
+            '[' if s[i..].starts_with("[ref=") => out.push_str("\\["),
+            '(' if s[..i].ends_with(']') && s[i..].starts_with("(e") => out.push_str("\\("),
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
