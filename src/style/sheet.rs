@@ -472,6 +472,10 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
     ) -> Result<(), ParseError<()>> {
         let mut decls = Decls::default();
         decls.parse_block(input);
+        // `opacity` and `cursor` count from `style` attributes only (see the module doc):
+        // fade-in classes start at `opacity: 0` and a script reveals them.
+        decls.opacity_zero = None;
+        decls.cursor_pointer = None;
         if decls.is_empty() {
             return Ok(());
         }
