@@ -409,6 +409,70 @@ fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -
     out
 }
 
+/// A select's options on its line: labels joined with ` | `, a selected one marked
+/// `[selected]` as on any line; when they do not fit, the count of options and the
+/// selected one, so the current value is always said.
+fn options_content(flat: &[Flat<'_>], i: usize, limit: usize) -> String {
+    let end = flat[i].end as usize;
+    let options: Vec<(String, bool)> = (i + 1..end)
+        .filter(|&j| super::plan::role_of(flat[j].node) == "option")
+        .map(|j| {
+            let node = flat[j].node;
+            let label = node
+                .name
+                .as_deref()
+                .or(node.text.as_deref())
+                .map(str::to_string)
+                .unwrap_or_else(|| plain_text(flat, j));
+            let selected = node.states.contains(crate::tree::State::Selected);
+            (clean(&label).into_owned(), selected)
+        })
+        .collect();
+    // An empty option (a placeholder) counts but says nothing.
+    let all: Vec<String> = options
+        .iter()
+        .filter(|(l, sel)| !l.trim().is_empty() || *sel)
+        .map(|(l, sel)| {
+            if *sel {
+                format!("{l} [selected]")
+            } else {
+                l.clone()
+            }
+        })
+        .collect();
+    let whole = all.join(" | ");
+    if whole.chars().count() <= limit {
+        return whole;
+    }
+    let selected: Vec<&str> = options
+        .iter()
+        .filter(|(_, sel)| *sel)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let mut tail = format!("{ELLIPSIS} ({} options", options.len());
+    if !selected.is_empty() {
+        let _ = write!(tail, "; selected: {}", selected.join(" | "));
+    }
+    tail.push(')');
+    let mut out = String::new();
+    let room = limit.saturating_sub(tail.chars().count() + 1);
+    for part in &all {
+        let sep = if out.is_empty() { 0 } else { 3 };
+        if out.chars().count() + sep + part.chars().count() > room {
+            break;
+        }
+        if sep > 0 {
+            out.push_str(" | ");
+        }
+        out.push_str(part);
+    }
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    out.push_str(&tail);
+    cut_words(&out, limit.max(24))
+}
+
 /// A simple row's cells, ` | ` between them: each cell's inline content or its text.
 fn row_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -> String {
     let flat = cx.flat;
@@ -557,6 +621,8 @@ pub(super) fn node_line(
         String::new()
     } else if role == "row" && !node.children.is_empty() {
         row_content(cx, i, text_limit, &mut refs)
+    } else if super::plan::option_list(flat, i) {
+        options_content(flat, i, text_limit.min(opts.max_text_per_node))
     } else if !(node.children.is_empty() || role == "link" || role == "img") {
         inline_content(cx, i, text_limit, &mut refs)
     } else {

@@ -179,7 +179,7 @@ pub(super) struct Plan {
     pub text_override: HashMap<usize, String>,
 }
 
-fn role_of(node: &TreeNode) -> &str {
+pub(super) fn role_of(node: &TreeNode) -> &str {
     node.role.as_deref().unwrap_or("")
 }
 
@@ -403,6 +403,21 @@ fn inlineable(flat: &[Flat<'_>], i: usize) -> bool {
     true
 }
 
+/// A `<select>` (combobox or listbox) holding only options, in groups or not: one line
+/// with the option labels, not a line and a ref per option. The select action takes an
+/// option's label or value, so the model needs the labels, not their refs; a country list
+/// would otherwise spend 200 lines of the budget.
+pub(super) fn option_list(flat: &[Flat<'_>], i: usize) -> bool {
+    let end = flat[i].end as usize;
+    matches!(role_of(flat[i].node), "combobox" | "listbox")
+        && end > i + 1
+        && flat[i + 1..end].iter().all(|d| {
+            d.node.is_text_run()
+                || matches!(role_of(d.node), "option" | "group")
+                || d.node.role.is_none()
+        })
+}
+
 impl Plan {
     pub(super) fn new(flat: &[Flat<'_>], refs_ok: &[bool], opts: &RenderOptions) -> Plan {
         let counts = count(flat, refs_ok);
@@ -438,6 +453,7 @@ impl Plan {
             }
             kind[i] = if node.is_text_run()
                 || (role == "row" && simple_row(flat, i))
+                || option_list(flat, i)
                 || node.children.is_empty()
                 || (inline_role(role) && inlineable(flat, i))
                 || (inlineable(flat, i)

@@ -247,3 +247,37 @@ fn a_producer_cut_is_reported() {
     let r = render(&tree, &RenderOptions::default());
     assert!(r.text.starts_with("[snapshot] url=https://example.com/ title=\"List\" nodes=3 truncated=true reasons=maxNodes"), "{}", r.text);
 }
+
+#[test]
+fn a_select_is_one_line_that_always_says_its_value() {
+    let options: String = (0..250)
+        .map(|i| {
+            let sel = if i == 200 { " selected" } else { "" };
+            format!("<option value=c{i}{sel}>Country {i}</option>")
+        })
+        .collect();
+    let html = format!(
+        "<label>Country <select name=country><option value=''></option>{options}</select></label>\
+         <select name=size><option>S<option>M<option selected>L</select>"
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let text = doc.snapshot(&RenderOptions::default()).text;
+    let country = text
+        .lines()
+        .find(|l| l.contains("name=country"))
+        .expect("the select's line");
+    assert!(
+        country.contains(": Country 0 | Country 1 |")
+            && country.ends_with("… (251 options; selected: Country 200)"),
+        "{country}"
+    );
+    assert!(country.chars().count() < 300, "{country}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("[name=size]") && l.ends_with("]: S | M | L [selected]")),
+        "{text}"
+    );
+    // No option line, and no option ref in the map.
+    assert!(!text.contains("- option"), "{text}");
+    assert!(doc.snapshot(&RenderOptions::default()).refs.len() == 2);
+}
