@@ -178,6 +178,16 @@ const STYLESHEET_HIDES: &[(&str, &str)] = &[
 /// fragment and the line the snapshot must contain.
 const STYLESHEET_SHOWS: &[(&str, &str, &str)] = &[
     (
+        "an anti-flicker rule on the body (a script shows the page)",
+        "<style>body{visibility:hidden!important}html{display:none}</style><a href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a fade-in class (a script reveals it)",
+        "<style>.fade{opacity:0}</style><div class=fade><a href=/s>SHOWN</a></div>",
+        "link \"SHOWN\"",
+    ),
+    (
         "a later rule shows again",
         "<style>.n{display:none} .n{display:block}</style><div class=n><a href=/s>SHOWN</a></div>",
         "link \"SHOWN\"",

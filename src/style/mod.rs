@@ -188,11 +188,18 @@ impl Styles {
                     ElementStyle::unpack(bits).text_transform
                 });
             let inline = el.attr(&local_name!("style")).map(Decls::parse);
-            let decls = if rules.is_empty() {
+            let mut decls = if rules.is_empty() {
                 inline.unwrap_or_default()
             } else {
                 matcher.cascade(dom, id, inline.as_ref()).decls
             };
+            // Anti-flicker snippets (Chartbeat's `body { visibility: hidden !important }`,
+            // A/B-testing `body { display: none }` / `opacity: 0`) hide the whole page until a
+            // script shows it again: a person never sees the page so. Hiding is honoured on
+            // every element below, never on the root or the body themselves.
+            if el.is_html(&local_name!("html")) || el.is_html(&local_name!("body")) {
+                decls = decls.without_hiding();
+            }
             if let Some(slot) = table.get_mut(id.index()) {
                 *slot = ElementStyle::from_decls(&decls, inherited).pack();
             }

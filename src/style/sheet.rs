@@ -72,6 +72,18 @@ impl Decls {
         for _ in RuleBodyParser::new(input, &mut parser) {}
     }
 
+    /// These declarations without those that hide (`display: none`, `visibility: hidden`,
+    /// `content-visibility: hidden`, `opacity: 0`).
+    pub fn without_hiding(self) -> Decls {
+        Decls {
+            display: self.display.filter(|d| d.value != Display::None),
+            visibility: self.visibility.filter(|d| d.value != Some(true)),
+            content_hidden: None,
+            opacity_zero: None,
+            ..self
+        }
+    }
+
     /// The declarations that only hide (for a selector too costly to match exactly).
     pub fn hiding_only(&self) -> Decls {
         Decls {
