@@ -472,6 +472,7 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
     let passes = [
         (plan::P_KEY, Stage::All),
         (plan::P_MAIN, Stage::Prose),
+        (plan::P_MAIN, Stage::CardProse),
         (plan::P_MAIN, Stage::Rest),
         (plan::P_REST, Stage::All),
         (plan::P_ASIDE, Stage::All),
@@ -484,7 +485,11 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             && !plan.prose[i]
             && flat[i].node.role.as_deref() != Some("heading")
     });
-    let main_reserve = if rest_pending { budget as isize / 6 } else { 0 };
+    let main_reserve = if rest_pending {
+        budget as isize / 10
+    } else {
+        0
+    };
     let mut chain: Vec<usize> = Vec::new();
     for (class, stage) in passes {
         for i in 1..n {
@@ -494,7 +499,8 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             let is_heading = flat[i].node.role.as_deref() == Some("heading");
             let wanted = match stage {
                 Stage::All => true,
-                Stage::Prose => is_heading || plan.prose[i],
+                Stage::Prose => (is_heading || plan.prose[i]) && !plan.in_card[i],
+                Stage::CardProse => (is_heading || plan.prose[i]) && plan.in_card[i],
                 Stage::Rest => !is_heading && !plan.prose[i],
             };
             if !wanted {
@@ -630,7 +636,10 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
 #[derive(Clone, Copy)]
 enum Stage {
     All,
+    /// Headings and prose of the main content, outside its cards.
     Prose,
+    /// Headings and prose in the main content's cards (see `Plan::in_card`).
+    CardProse,
     Rest,
 }
 

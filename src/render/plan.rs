@@ -169,6 +169,11 @@ pub(super) struct Plan {
     pub prio: Vec<u8>,
     /// A line of prose: a paragraph-like block of some length with few links.
     pub prose: Vec<bool>,
+    /// Inside a card of the main content: a list item or a nested article, one of three
+    /// siblings or more, with a heading of its own and under a quarter of the content's text
+    /// (a gallery, "more stories", a results list). The article's own text comes
+    /// before the cards' when the budget is short.
+    pub in_card: Vec<bool>,
     /// This subtree repeats the links of an earlier one (its flat index).
     pub repeats: Vec<Option<u32>>,
     pub shown: Vec<bool>,
@@ -550,8 +555,48 @@ impl Plan {
                     && (flat[i].node.is_text_run() || scores_as_block(flat[i].node))
             })
             .collect();
+        // Headings before each flat position, to count a subtree's in O(1).
+        let mut headings_before = Vec::with_capacity(n + 1);
+        headings_before.push(0u32);
+        for f in flat {
+            let last = headings_before.last().copied().unwrap_or(0);
+            headings_before.push(last + u32::from(role_of(f.node) == "heading"));
+        }
+        // A card is one of three siblings or more of its role (a lone article inside
+        // `main` is the content itself).
+        let repeated = |i: usize, role: &str| {
+            flat[flat[i].parent as usize]
+                .node
+                .children
+                .iter()
+                .filter(|c| role_of(c) == role)
+                .nth(2)
+                .is_some()
+        };
+        let mut in_card = vec![false; n];
+        let mut last_parent = (usize::MAX, "", false);
+        for i in 1..n {
+            let f = &flat[i];
+            let p = f.parent as usize;
+            let role = role_of(f.node);
+            in_card[i] = in_card[p]
+                || (in_main[i]
+                    && i != main
+                    && matches!(role, "listitem" | "article")
+                    && headings_before[f.end as usize] > headings_before[i]
+                    // Small beside the content: not the article among its comments.
+                    && u64::from(counts[i].text) * 4 < u64::from(counts[main].text)
+                    && {
+                        // Once per parent: its children are counted a single time.
+                        if (last_parent.0, last_parent.1) != (p, role) {
+                            last_parent = (p, role, repeated(i, role));
+                        }
+                        last_parent.2
+                    });
+        }
         let mut plan = Plan {
             prose,
+            in_card,
             kind,
             counts,
             depth,
