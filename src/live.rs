@@ -8,7 +8,8 @@
 //! Refs come from the latest `look`, and no look reuses a number an earlier one gave: the
 //! script marks elements `e1`… on every look, and the session shifts its numbers past all
 //! refs given before, so a ref from an older look is recognised (`STALE_REF`) and never means
-//! another element. Each look also stamps the document with a fresh token; an action first
+//! another element. (A look scoped by a ref walks the whole page and keeps that ref's subtree;
+//! when it finds the same refs as the latest look, it keeps their numbers.) Each look also stamps the document with a fresh token; an action first
 //! checks that the page still holds that token (no navigation since) and that the script
 //! still finds the element, so an action never silently succeeds on a stale ref.
 //!
@@ -1763,6 +1764,47 @@ mod tests {
             text.contains("listitem"),
             "ancestor of a kept node stays: {text}"
         );
+    }
+
+    #[test]
+    fn a_ref_scope_keeps_its_subtree_with_the_pages_refs() {
+        let json = r#"{"version":1,"url":"https://x.test/","tree":{"tag":"body","children":[
+            {"tag":"a","role":"link","name":"Top","ref":"e1"},
+            {"tag":"footer","role":"contentinfo","ref":"e2","children":[
+                {"tag":"a","role":"link","name":"About","ref":"e3"}]}]}}"#;
+        let mut tree = NodeTree::from_json(json).expect("tree");
+        assert!(!keep_subtree(&mut tree.clone(), Ref::new(9).expect("ref")));
+        assert!(keep_subtree(&mut tree, Ref::new(2).expect("ref")));
+        let text = render(&tree, &RenderOptions::default()).text;
+        assert!(
+            text.ends_with("\n- contentinfo [ref=e2]: [About](e3)"),
+            "{text}"
+        );
+        assert!(!text.contains("Top"), "{text}");
+    }
+
+    #[test]
+    fn signature_tells_when_refs_would_name_other_elements() {
+        let tree = |body: &str| {
+            NodeTree::from_json(&format!(
+                r#"{{"version":1,"tree":{{"tag":"body","children":[{body}]}}}}"#
+            ))
+            .expect("tree")
+            .tree
+        };
+        let a = r#"{"tag":"a","role":"link","name":"A","ref":"e1"}"#;
+        let b = r#"{"tag":"button","role":"button","name":"B","ref":"e2"}"#;
+        let base = signature(&tree(&format!("{a},{b}")), false);
+        let text = r##"{"tag":"#text","text":"the time is 10:42"}"##;
+        assert_eq!(
+            base,
+            signature(&tree(&format!("{a},{text},{b}")), false),
+            "text only"
+        );
+        assert_ne!(base, signature(&tree(&format!("{a},{b}")), true));
+        assert_ne!(base, signature(&tree(a), false), "a ref fewer");
+        let renamed = b.replace("\"B\"", "\"C\"");
+        assert_ne!(base, signature(&tree(&format!("{a},{renamed}")), false));
     }
 
     #[test]
