@@ -9,9 +9,10 @@
 //! script marks elements `e1`… on every look, and the session shifts its numbers past all
 //! refs given before, so a ref from an older look is recognised (`STALE_REF`) and never means
 //! another element. (A look scoped by a ref walks the whole page and keeps that ref's subtree;
-//! when it finds the same refs as the latest look, it keeps their numbers.) Each look also stamps the document with a fresh token; an action first
-//! checks that the page still holds that token (no navigation since) and that the script
-//! still finds the element, so an action never silently succeeds on a stale ref.
+//! when it finds the same refs as the latest look, it keeps their numbers.) Each look also
+//! stamps the document with a fresh token; an action first checks that the page still holds
+//! that token (no navigation since) and that the script still finds the element, so an action
+//! never silently succeeds on a stale ref.
 //!
 //! Two front ends share the session: the protocol's `{"id", "command": "look"}` requests, and
 //! the design's `{"command": "eval", "payload": "agent.look()"}` ([`crate::agent_call`]).
@@ -742,8 +743,8 @@ impl Session {
     /// the mark (`eN`) the scope's element carries after it (`None` when it got no ref this
     /// time). One evaluation finds the element by its mark before the script marks the page
     /// again, so it is the element the ref named. `STALE_REF` when the document is not the
-    /// latest look's or the element left it: then the page is left unmarked, and the latest
-    /// look's refs keep their meaning.
+    /// latest look's or the element left it: then the script does not run, the page's marks
+    /// stay as they were, and the latest look's refs keep their meaning.
     async fn held_snapshot(
         &self,
         scope: Ref,
