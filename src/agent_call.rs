@@ -21,8 +21,8 @@ use serde_json::{Map, Value};
 /// One call on `agent`, its arguments checked.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
-    /// `look(options?)`: `scope` (CSS selector), `viewport` (default true: only what the
-    /// viewport shows).
+    /// `look(options?)`: `scope` (a ref of the latest look, `'e12'`, or a CSS selector),
+    /// `viewport` (default true: only what the viewport shows).
     Look {
         scope: Option<String>,
         viewport: bool,

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
 use crate::read::{ReadError, ReadOptions, ReadResult};
-use crate::render::{render, render_scope, RenderOptions, ScopeError, SnapshotResult};
+use crate::render::{render, render_scope, scope_ref, RenderOptions, ScopeError, SnapshotResult};
 use crate::style::Styles;
 use crate::tree::{NodeTree, Ref, TreeNode};
 use crate::walk::{walk, walk_from, TreeOptions};
@@ -163,10 +163,10 @@ impl Document {
         scope: &str,
         opts: &RenderOptions,
     ) -> Result<SnapshotResult, ScopeError> {
-        let scope = scope.trim();
-        if let Some(r) = Ref::parse(scope.strip_prefix('@').unwrap_or(scope)) {
+        if let Some(r) = scope_ref(scope) {
             return render_scope(&self.tree, r, opts);
         }
+        let scope = scope.trim();
         let selector =
             crate::parse::select::Selector::parse(scope).map_err(|e| ScopeError::BadSelector {
                 selector: scope.to_string(),

@@ -8,9 +8,11 @@
 //! Refs come from the latest `look`, and no look reuses a number an earlier one gave: the
 //! script marks elements `e1`… on every look, and the session shifts its numbers past all
 //! refs given before, so a ref from an older look is recognised (`STALE_REF`) and never means
-//! another element. Each look also stamps the document with a fresh token; an action first
-//! checks that the page still holds that token (no navigation since) and that the script
-//! still finds the element, so an action never silently succeeds on a stale ref.
+//! another element. (A look scoped by a ref walks the whole page and keeps that ref's subtree;
+//! when it finds the same refs as the latest look, it keeps their numbers.) Each look also
+//! stamps the document with a fresh token; an action first checks that the page still holds
+//! that token (no navigation since) and that the script still finds the element, so an action
+//! never silently succeeds on a stale ref.
 //!
 //! Two front ends share the session: the protocol's `{"id", "command": "look"}` requests, and
 //! the design's `{"command": "eval", "payload": "agent.look()"}` ([`crate::agent_call`]).
@@ -39,8 +41,9 @@ use serde_json::{json, Map, Value};
 
 use crate::aria::roles::{category, Category};
 use crate::js::{self, JsSnapshotOptions};
+use crate::render::{self, render};
 use crate::tools;
-use crate::{render, NodeTree, Ref, RenderOptions, TreeNode};
+use crate::{Format, NodeTree, Ref, RenderOptions, TreeNode};
 
 /// The error codes of the protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -168,6 +171,9 @@ pub struct Session {
     issued: u32,
     /// The token the latest look left on its document; `None` before the first look.
     look_token: Option<String>,
+    /// The latest look's [`signature`] when it walked the whole page: a look scoped by a ref
+    /// that finds the same refs keeps their numbers.
+    look_sig: Option<u64>,
     looks: u64,
     /// Keeps the temporary profile until the session ends.
     _profile: Option<tempfile::TempDir>,
@@ -303,6 +309,7 @@ impl Session {
             ref_base: 0,
             issued: 0,
             look_token: None,
+            look_sig: None,
             looks: 0,
             _profile: profile,
             guard,
@@ -554,6 +561,7 @@ impl Session {
             args,
             &[
                 "scope",
+                "format",
                 "interactive_only",
                 "viewport_only",
                 "max_chars",
@@ -562,8 +570,16 @@ impl Session {
                 "max_siblings",
             ],
         )?;
-        let render_options = tools::budgets_from_args(args, RenderOptions::default())
+        let mut render_options = tools::budgets_from_args(args, RenderOptions::default())
             .map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        if let Some(format) = opt_str(args, "format")? {
+            render_options.format = Format::parse(format).ok_or_else(|| {
+                AgentError::new(
+                    Code::InvalidArgs,
+                    format!("format {format:?}: use text, list or json"),
+                )
+            })?;
+        }
         let tree = self
             .look_tree(
                 opt_str(args, "scope")?.map(str::to_string),
@@ -617,18 +633,31 @@ impl Session {
     /// Takes a snapshot with the script and gives its refs session-wide numbers: the page's
     /// `eN` becomes `e(issued + N)`, so no ref string of an older look comes back meaning
     /// another element. Stamps the document so that a navigation makes the refs stale.
+    ///
+    /// `scope` is a CSS selector (the script walks its first match, numbering from there) or
+    /// a ref of the latest look (a folded stub's, say): then the script walks the whole page
+    /// and the tree keeps that ref's subtree, so the refs are the whole page's. When the walk
+    /// finds the same refs as the latest look ([`signature`]), the look gives no new numbers:
+    /// the refs it shows, and every other ref of the latest look, stay valid.
     async fn look_tree(
         &mut self,
         scope: Option<String>,
         interactive_only: bool,
         viewport_only: bool,
     ) -> Result<NodeTree> {
+        let scope_ref = scope.as_deref().and_then(render::scope_ref);
         let options = JsSnapshotOptions {
-            scope,
+            scope: scope.filter(|_| scope_ref.is_none()),
             interactive_only,
             ..JsSnapshotOptions::default()
         };
-        let json = self.script_eval(&js::snapshot_js(&options)).await?;
+        let (json, held) = match scope_ref {
+            Some(r) => {
+                let (json, mark) = self.held_snapshot(r, &options).await?;
+                (json, Some((r, mark)))
+            }
+            None => (self.script_eval(&js::snapshot_js(&options)).await?, None),
+        };
         // `"error":` can only be a key (inside strings the quotes are escaped), and only the
         // script's error objects have that key.
         if json.contains("\"error\":") {
@@ -650,30 +679,98 @@ impl Session {
         }
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
-        if viewport_only {
-            let visible = self.eval_json(VISIBLE_REFS_JS).await?;
-            let visible: Vec<String> = serde_json::from_str(&visible).unwrap_or_default();
-            keep_refs(&mut tree.tree, &visible);
+        let sig = signature(&tree.tree, interactive_only);
+        // The same refs, and the scope's element marked as before: the latest look's numbers
+        // still name the same elements.
+        let keep = match &held {
+            Some((r, Some(mark))) => {
+                self.look_sig == Some(sig) && self.resolve(&r.to_string())?.page == *mark
+            }
+            _ => false,
+        };
+        let base = if keep { self.ref_base } else { self.issued };
+        if !keep {
+            // Stamp the document: an action checks the stamp to tell a stale ref from a live
+            // one.
+            self.looks += 1;
+            let token = format!("look-{}-{}", std::process::id(), self.looks);
+            self.evaluate(
+                format!("window.__agentLook = {}", js::js_literal(&token)),
+                Code::ActionFailed,
+            )
+            .await?;
+            self.look_token = Some(token);
         }
-        // Stamp the document: an action checks the stamp to tell a stale ref from a live one.
-        self.looks += 1;
-        let token = format!("look-{}-{}", std::process::id(), self.looks);
-        self.evaluate(
-            format!("window.__agentLook = {}", js::js_literal(&token)),
-            Code::ActionFailed,
-        )
-        .await?;
-        let base = self.issued;
         let given = renumber(&mut tree.tree, base).ok_or_else(|| {
             AgentError::new(
                 Code::ActionFailed,
                 "this session has given out every ref number; start a new agent",
             )
         })?;
-        self.look_token = Some(token);
-        self.ref_base = base;
-        self.issued = base + given;
+        if !keep {
+            self.ref_base = base;
+            self.issued = base + given;
+            self.look_sig = options.scope.is_none().then_some(sig);
+        }
+        if let Some((r, mark)) = held {
+            let scope_node = mark
+                .as_deref()
+                .and_then(Ref::parse)
+                .and_then(|m| Ref::new(m.number().checked_add(base)?));
+            if !scope_node.is_some_and(|n| keep_subtree(&mut tree, n)) {
+                return Err(AgentError::new(
+                    Code::StaleRef,
+                    format!(
+                        "{r} is no longer shown on the page (hidden, or past the look's node \
+                         limit); look without scope and use the new refs"
+                    ),
+                ));
+            }
+        }
+        if viewport_only {
+            let visible = self.eval_json(VISIBLE_REFS_JS).await?;
+            let visible: Vec<String> = serde_json::from_str(&visible).unwrap_or_default();
+            let visible = visible
+                .iter()
+                .filter_map(|r| Ref::new(Ref::parse(r)?.number().checked_add(base)?))
+                .collect();
+            keep_refs(&mut tree.tree, &visible);
+        }
         Ok(tree)
+    }
+
+    /// The whole page's snapshot for a look scoped by `scope`, a ref of the latest look, and
+    /// the mark (`eN`) the scope's element carries after it (`None` when it got no ref this
+    /// time). One evaluation finds the element by its mark before the script marks the page
+    /// again, so it is the element the ref named. `STALE_REF` when the document is not the
+    /// latest look's or the element left it: then the script does not run, the page's marks
+    /// stay as they were, and the latest look's refs keep their meaning.
+    async fn held_snapshot(
+        &self,
+        scope: Ref,
+        options: &JsSnapshotOptions,
+    ) -> Result<(String, Option<String>)> {
+        let public = scope.to_string();
+        let target = self.resolve(&public)?;
+        let token = self
+            .look_token
+            .as_ref()
+            .ok_or_else(|| AgentError::stale(&public))?;
+        let expr = format!(
+            "(() => {{ let el = window.__agentLook === {token} && document.querySelector({mark}); \
+             if (!el) return ''; let t = {snapshot}; \
+             return JSON.stringify(el.getAttribute('data-agent-ref')) + '\\n' + t; }})()",
+            token = js::js_literal(token),
+            mark = js::js_literal(&format!("[data-agent-ref=\"{}\"]", target.page)),
+            snapshot = js::snapshot_js(options),
+        );
+        let out = self.eval_json(&expr).await?;
+        // JSON.stringify writes no raw line break: the first one ends the mark.
+        let (mark, json) = out
+            .split_once('\n')
+            .ok_or_else(|| AgentError::stale(&public))?;
+        let mark: Option<String> = serde_json::from_str(mark).unwrap_or(None);
+        Ok((json.to_string(), mark))
     }
 
     /// Where a ref points: its element on the page when the latest look gave it, `STALE_REF`
@@ -1302,6 +1399,45 @@ fn renumber(root: &mut TreeNode, base: u32) -> Option<u32> {
     base.checked_add(highest).map(|_| highest)
 }
 
+/// What a look's refs were given to: each ref's number, tag, role and name in document
+/// order, and whether content nodes needed a name for one. The script numbers the elements it
+/// walks in order, so two walks with one signature marked alike elements alike (a changed
+/// text outside any name leaves it as it was; an element added, removed or renamed does not).
+fn signature(root: &TreeNode, interactive_only: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    interactive_only.hash(&mut hasher);
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let Some(r) = node.ref_ {
+            (r.number(), &node.tag, &node.role, &node.name).hash(&mut hasher);
+        }
+        stack.extend(node.children.iter().rev());
+    }
+    hasher.finish()
+}
+
+/// Cuts `tree` to the node with ref `scope` and its content, that node the only child of the
+/// root so that its own line shows (as offline `--scope`). `false` when no node has the ref.
+fn keep_subtree(tree: &mut NodeTree, scope: Ref) -> bool {
+    let mut found = None;
+    let mut stack = vec![&mut tree.tree];
+    while let Some(node) = stack.pop() {
+        if node.ref_ == Some(scope) {
+            found = Some(std::mem::take(node));
+            break;
+        }
+        stack.extend(node.children.iter_mut());
+    }
+    let Some(node) = found else { return false };
+    tree.tree = TreeNode {
+        tag: tree.tree.tag.clone(),
+        children: vec![node],
+        ..Default::default()
+    };
+    true
+}
+
 /// The design's names for the operations of a role: `input` for `fill`; operations the
 /// design has no name for are left out (the protocol's `act` still takes them).
 fn design_actions(role: &str) -> Vec<&'static str> {
@@ -1328,7 +1464,7 @@ r.top < innerHeight && r.left < innerWidth && r.width > 0 && r.height > 0; })\
 
 /// Keeps the nodes whose ref is in `keep`, and the ancestors of kept nodes; drops the rest.
 /// Iterative post-order over owned nodes, so depth costs no stack.
-fn keep_refs(root: &mut TreeNode, keep: &[String]) {
+fn keep_refs(root: &mut TreeNode, keep: &HashSet<Ref>) {
     struct Frame {
         node: TreeNode,
         /// Children still to visit, last first.
@@ -1344,7 +1480,6 @@ fn keep_refs(root: &mut TreeNode, keep: &[String]) {
             kept: Vec::new(),
         }
     };
-    let keep: HashSet<Ref> = keep.iter().filter_map(|r| Ref::parse(r)).collect();
     let mut stack = vec![open(std::mem::take(root))];
     while let Some(top) = stack.last_mut() {
         if let Some(child) = top.pending.pop() {
@@ -1620,7 +1755,8 @@ mod tests {
                 {"tag":"ul","role":"list","children":[{"tag":"li","role":"listitem","ref":"e3",
                     "children":[{"tag":"a","role":"link","name":"C","ref":"e4"}]}]}]}]}}"#;
         let mut tree = NodeTree::from_json(json).expect("tree");
-        keep_refs(&mut tree.tree, &["e2".to_string(), "e4".to_string()]);
+        let keep = ["e2", "e4"].into_iter().filter_map(Ref::parse).collect();
+        keep_refs(&mut tree.tree, &keep);
         let text = render(&tree, &RenderOptions::default()).text;
         assert!(!text.contains("\"A\""), "{text}");
         assert!(text.contains("link \"B\" [ref=e2]"), "{text}");
@@ -1629,6 +1765,47 @@ mod tests {
             text.contains("listitem"),
             "ancestor of a kept node stays: {text}"
         );
+    }
+
+    #[test]
+    fn a_ref_scope_keeps_its_subtree_with_the_pages_refs() {
+        let json = r#"{"version":1,"url":"https://x.test/","tree":{"tag":"body","children":[
+            {"tag":"a","role":"link","name":"Top","ref":"e1"},
+            {"tag":"footer","role":"contentinfo","ref":"e2","children":[
+                {"tag":"a","role":"link","name":"About","ref":"e3"}]}]}}"#;
+        let mut tree = NodeTree::from_json(json).expect("tree");
+        assert!(!keep_subtree(&mut tree.clone(), Ref::new(9).expect("ref")));
+        assert!(keep_subtree(&mut tree, Ref::new(2).expect("ref")));
+        let text = render(&tree, &RenderOptions::default()).text;
+        assert!(
+            text.ends_with("\n- contentinfo [ref=e2]: [About](e3)"),
+            "{text}"
+        );
+        assert!(!text.contains("Top"), "{text}");
+    }
+
+    #[test]
+    fn signature_tells_when_refs_would_name_other_elements() {
+        let tree = |body: &str| {
+            NodeTree::from_json(&format!(
+                r#"{{"version":1,"tree":{{"tag":"body","children":[{body}]}}}}"#
+            ))
+            .expect("tree")
+            .tree
+        };
+        let a = r#"{"tag":"a","role":"link","name":"A","ref":"e1"}"#;
+        let b = r#"{"tag":"button","role":"button","name":"B","ref":"e2"}"#;
+        let base = signature(&tree(&format!("{a},{b}")), false);
+        let text = r##"{"tag":"#text","text":"the time is 10:42"}"##;
+        assert_eq!(
+            base,
+            signature(&tree(&format!("{a},{text},{b}")), false),
+            "text only"
+        );
+        assert_ne!(base, signature(&tree(&format!("{a},{b}")), true));
+        assert_ne!(base, signature(&tree(a), false), "a ref fewer");
+        let renamed = b.replace("\"B\"", "\"C\"");
+        assert_ne!(base, signature(&tree(&format!("{a},{renamed}")), false));
     }
 
     #[test]

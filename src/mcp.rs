@@ -491,11 +491,8 @@ impl DocCache {
         // Arguments first: a bad budget should not cost a parse.
         let mut render = tools::budgets_from_args(args, RenderOptions::default())?;
         if let Some(f) = string_arg(args, "format")? {
-            render.format = match f {
-                "text" => crate::Format::Text,
-                "list" => crate::Format::List,
-                other => return Err(format!("format must be text or list, not {other:?}")),
-            };
+            render.format = crate::Format::parse(f)
+                .ok_or_else(|| format!("format must be text, list or json, not {f:?}"))?;
         }
         let (doc, size) = match (string_arg(args, "path")?, string_arg(args, "html")?) {
             (path, None) => open(path.ok_or("give exactly one of path and html")?, &options)?,

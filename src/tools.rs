@@ -139,6 +139,11 @@ const LIMIT: Param = optional(
     "Most characters in the answer (default 4000); longer answers are cut and flagged truncated.",
 );
 
+/// The snapshot tools' `format` parameter ([`crate::Format`]).
+const FORMAT_DESCRIPTION: &str = "text (default): the page's text and elements; list: one line \
+per interactive element, the cheapest way to find what to click; json: the text's lines as \
+JSON objects, for programs.";
+
 /// The render budgets, shared by the snapshot tools. Their ranges are the ones the renderer
 /// accepts; defaults are [`RenderOptions::default`].
 pub const BUDGET_PARAMS: &[Param] = &[
@@ -201,9 +206,8 @@ selector. Refs stay the whole page's.",
             ),
             optional(
                 "format",
-                ParamType::Enum(&["text", "list"]),
-                "text (default): the page's text and elements; list: one line per \
-interactive element, the cheapest way to find what to click.",
+                ParamType::Enum(&["text", "list", "json"]),
+                FORMAT_DESCRIPTION,
             ),
         ],
         budgets: true,
@@ -288,7 +292,14 @@ old ref fails with STALE_REF.",
             optional(
                 "scope",
                 ParamType::String,
-                "A CSS selector: snapshot only this part of the page.",
+                "Snapshot one part only: a ref from the latest web_snapshot (e.g. a folded \
+stub line's \"e12\") or a CSS selector. Refs stay the whole page's: a scope by ref keeps the \
+latest snapshot's refs valid when the page has not changed.",
+            ),
+            optional(
+                "format",
+                ParamType::Enum(&["text", "list", "json"]),
+                FORMAT_DESCRIPTION,
             ),
             optional(
                 "interactive_only",

@@ -15,7 +15,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 mod common;
-use common::{chromium, serve};
+use common::{chromium, deals_page, folded_ref, serve};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
@@ -72,6 +72,7 @@ fn fixtures() -> String {
     pages.insert("/timer.html", TIMER.to_string());
     pages.insert("/tall.html", TALL.to_string());
     pages.insert("/corner.html", CORNER.to_string());
+    pages.insert("/deals.html", deals_page());
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
     pages.insert(
         "/shop.html",
@@ -420,6 +421,173 @@ fn dom_change_then_navigation_makes_refs_stale() {
     );
     let (code, _) = a.err("act", json!({"ref": add, "op": "click"}));
     assert_eq!(code, "STALE_REF", "going back is a navigation too");
+    a.finish();
+}
+
+/// The number of a ref (`e12` → 12).
+fn number(r: &str) -> u32 {
+    r.trim_start_matches('e').parse().expect("a ref")
+}
+
+/// A snapshot's lines after its header.
+fn body(snapshot: &str) -> Vec<&str> {
+    snapshot.lines().skip(1).collect()
+}
+
+/// The offline `snapshot` of `html` with these options (`--all` gives content nodes refs,
+/// as a live look does by default).
+fn offline_snapshot(html: &str, options: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let page = dir.path().join("page.html");
+    std::fs::write(&page, html).expect("write page");
+    let out = Command::new(BIN)
+        .arg("snapshot")
+        .arg(&page)
+        .args(options)
+        .output()
+        .expect("run snapshot");
+    assert!(out.status.success(), "{options:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn look_scoped_by_a_folded_stub_ref_keeps_the_pages_refs_and_acts() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/deals.html")}));
+    let full = a.ok("look", json!({"max_chars": 620}));
+    let footer = folded_ref(full["snapshot"].as_str().unwrap(), "contentinfo");
+    let buy = ref_of(&full, "button", "Buy");
+    let highest = full["refs"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|r| number(r))
+        .max();
+
+    // The stub's subtree, its own line first, with the refs of the page.
+    let scoped = a.ok("look", json!({"scope": footer}));
+    let text = scoped["snapshot"].as_str().unwrap();
+    assert_eq!(
+        body(text)[0],
+        format!("- contentinfo [ref={footer}]:"),
+        "{text}"
+    );
+    assert!(text.contains("[Footer 40]("), "{text}");
+    assert!(
+        !body(text)
+            .iter()
+            .any(|l| l.contains("Buy") || l.contains("heading")),
+        "{text}"
+    );
+    // The same text as the offline snapshot scoped by the same ref: nothing renumbered.
+    let html = deals_page();
+    assert_eq!(
+        body(text),
+        body(&offline_snapshot(&html, &["--all", "--scope", &footer])),
+    );
+    let seventh = ref_of(&scoped, "link", "Footer 7");
+    assert!(number(&seventh) > number(&footer) && Some(number(&seventh)) > highest);
+    let clicked = a.ok("act", json!({"ref": seventh, "op": "click"}));
+    assert_eq!(clicked["title"], "Footer 7", "{clicked}");
+    // The page had not changed: the full look's refs still act.
+    let bought = a.ok("act", json!({"ref": buy, "op": "click"}));
+    assert_eq!(bought["title"], "Bought", "{bought}");
+    // The design's format (interactive elements only) scopes by a ref of a look like it,
+    // and keeps that look's numbers too.
+    let like = a.ok("look", json!({"max_chars": 620, "interactive_only": true}));
+    let like_footer = folded_ref(like["snapshot"].as_str().unwrap(), "contentinfo");
+    let like_buy = ref_of(&like, "button", "Buy");
+    let design = a.eval_ok(&format!(
+        "agent.look({{scope: '{like_footer}', viewport: false}})"
+    ));
+    assert_eq!(design["tree"].as_array().unwrap().len(), 40, "{design}");
+    let ninth = tree_ref(&design, "link", "Footer 9");
+    assert_eq!(
+        a.eval_ok(&format!("agent.act('{ninth}', 'click')")),
+        json!({"changed": true})
+    );
+    let bought = a.ok("act", json!({"ref": like_buy, "op": "focus"}));
+    assert_eq!(bought["title"], "Footer 9", "{bought}");
+    // A CSS scope works as before.
+    let by_css = a.ok("look", json!({"scope": "footer li:nth-child(2)"}));
+    ref_of(&by_css, "link", "Footer 2");
+    assert!(!by_css["snapshot"].as_str().unwrap().contains("Footer 3"));
+
+    // Scoping by a ref of an older look, or one no look gave.
+    let (code, message) = a.err("look", json!({"scope": footer}));
+    assert_eq!(code, "STALE_REF", "{message}");
+    assert!(message.contains(&footer), "{message}");
+    let (code, message) = a.err("look", json!({"scope": "e99999"}));
+    assert_eq!(code, "NOT_FOUND", "{message}");
+    assert!(message.contains("e99999"), "{message}");
+
+    // After the page changes, a scoped look numbers anew, and its refs act.
+    let full = a.ok("look", json!({"max_chars": 620}));
+    let footer = folded_ref(full["snapshot"].as_str().unwrap(), "contentinfo");
+    let add = ref_of(&full, "button", "Add deal");
+    let buy = ref_of(&full, "button", "Buy");
+    a.ok("act", json!({"ref": add, "op": "click"}));
+    let scoped = a.ok("look", json!({"scope": footer}));
+    let text = scoped["snapshot"].as_str().unwrap();
+    let moved = body(text)[0]
+        .strip_prefix("- contentinfo [ref=")
+        .and_then(|l| l.strip_suffix("]:"))
+        .unwrap_or_else(|| panic!("{text}"))
+        .to_string();
+    assert_ne!(moved, footer, "{text}");
+    let eighth = ref_of(&scoped, "link", "Footer 8");
+    let clicked = a.ok("act", json!({"ref": eighth, "op": "click"}));
+    assert_eq!(clicked["title"], "Footer 8", "{clicked}");
+    let (code, _) = a.err("act", json!({"ref": buy, "op": "click"}));
+    assert_eq!(
+        code, "STALE_REF",
+        "a look that numbered anew makes the older refs stale"
+    );
+    // A scope whose element left the page.
+    a.ok(
+        "eval",
+        json!({"js": "document.querySelector('footer').remove()"}),
+    );
+    let (code, message) = a.err("look", json!({"scope": moved}));
+    assert_eq!(code, "STALE_REF", "{message}");
+    a.finish();
+}
+
+#[test]
+fn look_formats_list_and_json_match_offline() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/deals.html")}));
+    let html = deals_page();
+    // The session's first look numbers as the offline walk does.
+    let listed = a.ok("look", json!({"format": "list"}));
+    let text = listed["snapshot"].as_str().unwrap();
+    assert!(text.contains("\n- link \"Footer 40\" [ref="), "{text}");
+    assert_eq!(
+        body(text),
+        body(&offline_snapshot(&html, &["--all", "--format", "list"]))
+    );
+    // Every listed line's ref is in the payload, with its actions.
+    for line in body(text) {
+        let r = line.rsplit("[ref=").next().unwrap().trim_end_matches(']');
+        assert!(listed["actions"][r].is_array(), "{line}");
+    }
+    let full = a.ok("look", json!({"max_chars": 620}));
+    let footer = folded_ref(full["snapshot"].as_str().unwrap(), "contentinfo");
+    let scoped = a.ok("look", json!({"scope": footer, "format": "list"}));
+    let text = scoped["snapshot"].as_str().unwrap();
+    assert_eq!(body(text).len(), 40, "{text}");
+    assert!(
+        body(text).iter().all(|l| l.starts_with("- link \"Footer ")),
+        "{text}"
+    );
+    let json_look = a.ok("look", json!({"format": "json", "max_chars": 2000}));
+    let parsed: Value = serde_json::from_str(json_look["snapshot"].as_str().unwrap())
+        .unwrap_or_else(|e| panic!("format json is JSON ({e}): {json_look}"));
+    assert!(parsed.to_string().contains("Footer 1"), "{parsed}");
+    let (code, message) = a.err("look", json!({"format": "yaml"}));
+    assert_eq!(code, "INVALID_ARGS", "{message}");
     a.finish();
 }
 

@@ -36,6 +36,18 @@ impl Client {
         }
     }
 
+    /// `mcp --live --headless` on this Chromium, initialized.
+    fn live(browser: &std::path::Path) -> Client {
+        let mut c = Client::start(&[
+            "--live".as_ref(),
+            "--headless".as_ref(),
+            "--browser".as_ref(),
+            browser.as_os_str(),
+        ]);
+        c.initialize();
+        c
+    }
+
     fn send(&mut self, message: &Value) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{message}").expect("write");
@@ -334,13 +346,7 @@ fn live_tools_navigate_click_go_back_and_the_browser_tool() {
     pages.insert("/links.html", LINKS.to_string());
     pages.insert("/next.html", NEXT.to_string());
     let base = common::serve(pages);
-    let mut c = Client::start(&[
-        "--live".as_ref(),
-        "--headless".as_ref(),
-        "--browser".as_ref(),
-        browser.as_os_str(),
-    ]);
-    c.initialize();
+    let mut c = Client::live(&browser);
     let nav = c.call("web_navigate", json!({"url": format!("{base}/links.html")}));
     assert_ne!(nav["isError"], true, "{nav}");
     assert!(text(&nav).contains("call web_snapshot"), "{nav}");
@@ -426,6 +432,52 @@ fn live_tools_navigate_click_go_back_and_the_browser_tool() {
     );
     assert_eq!(again["structuredContent"]["title"], "Next", "{again}");
 
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
+}
+
+/// `web_snapshot` scoped by a folded stub's ref, in the list format: the footer's links with
+/// the page's refs, and a click on one of them works.
+#[test]
+fn live_web_snapshot_scopes_by_ref_in_the_list_format() {
+    let Some(browser) = common::chromium() else {
+        return;
+    };
+    let mut pages = std::collections::HashMap::new();
+    pages.insert("/deals.html", common::deals_page());
+    let base = common::serve(pages);
+    let mut c = Client::live(&browser);
+    c.call("web_navigate", json!({"url": format!("{base}/deals.html")}));
+    let full = c.call("web_snapshot", json!({"max_chars": 620}));
+    let full_text = text(&full).to_string();
+    let footer = common::folded_ref(&full_text, "contentinfo");
+    let buy = ref_in(&full_text, "button \"Buy\"");
+    let listed = c.call(
+        "web_snapshot",
+        json!({"scope": footer, "format": "list", "interactive_only": null}),
+    );
+    assert_ne!(listed["isError"], true, "{listed}");
+    let lines: Vec<&str> = text(&listed).lines().skip(1).collect();
+    assert_eq!(lines.len(), 40, "{listed}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("- link \"Footer ")),
+        "{listed}"
+    );
+    let third = ref_in(text(&listed), "link \"Footer 3\"");
+    let click = c.call("web_click", json!({"ref": third}));
+    assert_eq!(click["structuredContent"]["title"], "Footer 3", "{click}");
+    // The page did not change: the full snapshot's refs still act.
+    let bought = c.call("web_click", json!({"ref": buy}));
+    assert_eq!(bought["structuredContent"]["title"], "Bought", "{bought}");
+    let json_format = c.call("web_snapshot", json!({"scope": footer, "format": "json"}));
+    let parsed: Value = serde_json::from_str(text(&json_format)).expect("format json is JSON");
+    assert!(parsed.to_string().contains("Footer 40"), "{parsed}");
+    let missing = c.call("web_snapshot", json!({"scope": "e99999"}));
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert!(text(&missing).starts_with("NOT_FOUND:"), "{missing}");
+    assert!(text(&missing).contains("e99999"), "{missing}");
+    let bad = c.call("web_snapshot", json!({"format": "yaml"}));
+    assert_eq!(bad["isError"], true, "{bad}");
     drop(c.stdin.take());
     assert!(c.child.wait().unwrap().success());
 }

@@ -320,6 +320,21 @@ pub enum ScopeError {
     BadSelector { selector: String, message: String },
 }
 
+/// The ref a scope names, when it is one: `e12` (or `@e12`, as models copy it); `None` for
+/// anything else, which is read as a CSS selector. (No HTML element is named `e` and a
+/// number: custom element names need a hyphen.)
+///
+/// ```
+/// use agent_snapshot::render::scope_ref;
+///
+/// assert_eq!(scope_ref(" @e12 ").map(|r| r.number()), Some(12));
+/// assert!(scope_ref("#main").is_none() && scope_ref("e0").is_none());
+/// ```
+pub fn scope_ref(scope: &str) -> Option<Ref> {
+    let scope = scope.trim();
+    Ref::parse(scope.strip_prefix('@').unwrap_or(scope))
+}
+
 /// Renders the subtree of the node with ref `scope`: its own line first, then its content,
 /// under the same budgets. A folded stub's ref is a scope.
 ///

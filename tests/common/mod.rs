@@ -82,3 +82,44 @@ pub fn serve(pages: HashMap<&'static str, String>) -> String {
     });
     format!("http://127.0.0.1:{}", addr.port())
 }
+
+/// A page whose footer (40 links) folds into one stub line under a budget of 620 characters
+/// (`- contentinfo [ref=eN] (folded: 40 links…)`), with buttons above it: `Buy` sets the
+/// title, `Add deal` puts a link at the start of the page (every ref after it moves on), and
+/// each footer link sets the title to its name.
+pub fn deals_page() -> String {
+    // Long items: whatever the main content leaves of a budget of 540 to 700 characters
+    // holds no footer item, so the footer folds whole there.
+    let small_print = "shipping and returns, gift cards, store locations, careers, press, \
+        accessibility, privacy and the terms of use that apply to every order placed in any of \
+        our shops";
+    let links: String = (1..=40)
+        .map(|i| {
+            format!(
+                "<li><a href=\"#f{i}\" onclick=\"document.title = 'Footer {i}'; return false\">\
+                 Footer {i}</a> {small_print}</li>"
+            )
+        })
+        .collect();
+    format!(
+        "<!doctype html><title>Deals</title>\n\
+         <main><h1>Deals</h1><p>Gold is at a good price today, says the shop.</p>\n\
+         <button onclick=\"document.title = 'Bought'\">Buy</button>\n\
+         <button onclick=\"addDeal()\">Add deal</button></main>\n\
+         <footer><ul>{links}</ul></footer>\n\
+         <script>function addDeal() {{ let a = document.createElement('a'); a.href = '#new'; \
+         a.textContent = 'New deal'; document.querySelector('main').prepend(a); }}</script>"
+    )
+}
+
+/// The ref of a folded stub line that starts with `- {role} [ref=`, e.g. the footer's in
+/// `- contentinfo [ref=e5] (folded: 40 links)`.
+pub fn folded_ref(snapshot: &str, role: &str) -> String {
+    let prefix = format!("- {role} [ref=");
+    snapshot
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.contains("(folded:"))
+        .find_map(|l| Some(l.strip_prefix(&prefix)?.split(']').next()?.to_string()))
+        .unwrap_or_else(|| panic!("no folded {role} in {snapshot}"))
+}
