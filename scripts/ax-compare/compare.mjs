@@ -3,7 +3,11 @@
 //
 //   npm ci --prefix scripts/ax-compare          (playwright-core only: no browser download)
 //   cargo build --release
-//   node scripts/ax-compare/compare.mjs [CORPUS_DIR] [--out report.json]
+//   node scripts/ax-compare/compare.mjs [CORPUS_DIR] [--out report.json] [--page FILE]
+//        [--no-page-css] [--bin PATH]
+//
+// --no-page-css passes the flag to `snapshot`; --bin compares another build (e.g. an older
+// commit's target/release/agent-snapshot).
 //
 // Each page is compared with its <script> elements removed (Chromium then sees the same
 // static page as the offline walk). Chromium's tree comes from CDP
@@ -23,8 +27,12 @@ const outIdx = args.indexOf("--out");
 const outFile = outIdx >= 0 ? args.splice(outIdx, 2)[1] : null;
 const pageIdx = args.indexOf("--page");
 const onlyPage = pageIdx >= 0 ? args.splice(pageIdx, 2)[1] : null;
+const binIdx = args.indexOf("--bin");
+const binArg = binIdx >= 0 ? args.splice(binIdx, 2)[1] : null;
+const cssIdx = args.indexOf("--no-page-css");
+const treeFlags = cssIdx >= 0 ? args.splice(cssIdx, 1) : [];
 const corpus = resolve(args[0] ?? join(repo, "../shared/corpus"));
-const bin = join(repo, "target/release/agent-snapshot");
+const bin = binArg ? resolve(binArg) : join(repo, "target/release/agent-snapshot");
 const INTERACTIVE = new Set(["button", "link", "textbox", "checkbox", "radio", "combobox", "listbox",
   "menuitem", "menuitemcheckbox", "menuitemradio", "option", "searchbox", "slider", "spinbutton",
   "switch", "tab", "treeitem"]);
@@ -52,17 +60,37 @@ function stripScripts(bytes) {
   return utf8 && !hasBom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), out]) : out;
 }
 
+// Our interactive elements as keys, and every interactive ref's key (for the outputs below).
 function ours(file) {
-  const json = execFileSync(bin, ["snapshot", file, "--tree-json"], { maxBuffer: 1 << 28 });
+  const json = execFileSync(bin, ["snapshot", file, "--tree-json", ...treeFlags], { maxBuffer: 1 << 28 });
   const tree = JSON.parse(json);
   const out = [];
+  const byRef = new Map();
   const stack = [tree.tree];
   while (stack.length) {
     const n = stack.pop();
-    if (n.role && INTERACTIVE.has(n.role)) out.push(key(n.role, n.name));
+    if (n.role && INTERACTIVE.has(n.role)) {
+      out.push(key(n.role, n.name));
+      if (n.ref) byRef.set(n.ref, key(n.role, n.name));
+    }
     for (const c of n.children ?? []) stack.push(c);
   }
-  return out;
+  return { keys: out, byRef };
+}
+
+// The rendered snapshot (default budget: 12 000 characters) in each format, and the
+// interactive elements it shows: every ref written in it (`[ref=e7]`, `[text](e7)`), each
+// counted once, as the (role, name) of that ref in the tree — the full accessible name, so a
+// name the line shortens still compares whole against Chromium's.
+const FORMATS = ["list", "text"];
+function rendered(file, byRef) {
+  const shown = {};
+  for (const format of FORMATS) {
+    const text = execFileSync(bin, ["snapshot", file, "--format", format, ...treeFlags], { maxBuffer: 1 << 28 }).toString("utf8");
+    const refs = new Set([...text.matchAll(/\[ref=(e\d+)\]|\]\((e\d+)\)/g)].map((m) => m[1] ?? m[2]));
+    shown[format] = { chars: [...text].length, keys: [...refs].flatMap((r) => (byRef.has(r) ? [byRef.get(r)] : [])) };
+  }
+  return shown;
 }
 
 async function chromes(page, url) {
@@ -121,14 +149,19 @@ const page = await context.newPage();
 const tmp = mkdtempSync(join(tmpdir(), "ax-compare-"));
 const perCategory = {};
 const perPage = [];
+const perFormat = {};
+// The older binaries have no `--format list`: the output figures need it.
+const withFormats = /^\s*- list:/m.test(execFileSync(bin, ["snapshot", "--help"]).toString());
 const missSamples = [], extraSamples = [];
 for (const file of readdirSync(corpus).filter((f) => f.endsWith(".html") && (!onlyPage || f === onlyPage)).sort()) {
   const category = categories.get(file) ?? "other";
   const stripped = join(tmp, file);
   writeFileSync(stripped, stripScripts(readFileSync(join(corpus, file))));
-  let mine, theirs;
+  let mine, theirs, shown = null;
   try {
-    mine = ours(stripped);
+    const o = ours(stripped);
+    mine = o.keys;
+    if (withFormats) shown = rendered(stripped, o.byRef);
     theirs = await chromes(page, "file://" + stripped);
   } catch (e) {
     console.error(`${file}: ${e.message}`);
@@ -147,9 +180,18 @@ for (const file of readdirSync(corpus).filter((f) => f.endsWith(".html") && (!on
     for (const k of extras) console.log("ours only:   ", k.replace("\u0000", " "));
     for (const k of misses) console.log("chrome only: ", k.replace("\u0000", " "));
   }
+  // Per output format: the shown elements that Chromium also exposes (multisets, per page).
+  const fmt = {};
+  for (const [format, { chars, keys }] of Object.entries(shown ?? {})) {
+    const left = multiset(theirs.shown);
+    const hits = keys.filter((k) => take(left, k)).length;
+    fmt[format] = { chars, shown: keys.length, hits };
+    const t = (perFormat[format] ??= { pages: 0, chars: 0, shown: 0, hits: 0 });
+    t.pages++; t.chars += chars; t.shown += keys.length; t.hits += hits;
+  }
   const c = (perCategory[category] ??= { pages: 0, ours: 0, chrome: 0, matched: 0, cssHidden: 0 });
   c.pages++; c.ours += mine.length; c.chrome += theirs.shown.length; c.matched += matched; c.cssHidden += cssHidden;
-  perPage.push({ file, category, ours: mine.length, chrome: theirs.shown.length, matched, cssHidden });
+  perPage.push({ file, category, ours: mine.length, chrome: theirs.shown.length, matched, cssHidden, formats: fmt });
   for (const k of misses.slice(0, 3)) missSamples.push(`${file}: ${k.replace("\u0000", " ")}`);
   for (const k of extras.slice(0, 3)) extraSamples.push(`${file}: ${k.replace("\u0000", " ")}`);
 }
@@ -163,4 +205,14 @@ for (const [cat, c] of Object.entries(perCategory).sort()) {
   console.log(`${cat.padEnd(10)} ${String(c.pages).padStart(5)}  ${pct(c.matched, c.chrome).padStart(6)}  ${pct(c.matched, c.ours).padStart(9)}  ${pct(c.matched, c.ours - c.cssHidden).padStart(30)}  ${String(c.cssHidden).padStart(10)}`);
 }
 console.log(`${"total".padEnd(10)} ${String(total.pages).padStart(5)}  ${pct(total.matched, total.chrome).padStart(6)}  ${pct(total.matched, total.ours).padStart(9)}  ${pct(total.matched, total.ours - total.cssHidden).padStart(30)}  ${String(total.cssHidden).padStart(10)}`);
-if (outFile) writeFileSync(outFile, JSON.stringify({ perCategory, perPage, missSamples, extraSamples }, null, 1));
+if (withFormats) {
+  // Pooled (all matches over all characters) and the median page's figure.
+  console.log("\nformat  pages   chars  shown  chromium-matching  per 1000 chars  (median page)");
+  for (const [format, t] of Object.entries(perFormat)) {
+    const perPageFigures = perPage.filter((p) => p.formats[format]?.chars)
+      .map((p) => (1000 * p.formats[format].hits) / p.formats[format].chars).sort((a, b) => a - b);
+    const median = perPageFigures[Math.floor(perPageFigures.length / 2)] ?? 0;
+    console.log(`${format.padEnd(6)} ${String(t.pages).padStart(6)} ${String(t.chars).padStart(7)} ${String(t.shown).padStart(6)} ${String(t.hits).padStart(18)} ${(1000 * t.hits / t.chars).toFixed(2).padStart(15)} ${median.toFixed(2).padStart(14)}`);
+  }
+}
+if (outFile) writeFileSync(outFile, JSON.stringify({ perCategory, perFormat, perPage, missSamples, extraSamples }, null, 1));
