@@ -756,10 +756,21 @@ pub(super) fn list_line(cx: &Ctx<'_>, i: usize) -> String {
         .as_deref()
         .or(node.text.as_deref())
         .filter(|n| !n.is_empty());
+    // An element without a name says what it is by one attribute: where a link goes, what a
+    // field is for.
+    let attrs = match name {
+        Some(_) => Vec::new(),
+        None => head(cx, i, None)
+            .attrs
+            .into_iter()
+            .filter(|(a, _)| matches!(*a, "href" | "placeholder" | "name" | "src"))
+            .take(1)
+            .collect(),
+    };
     let h = Head {
         role: node.role.as_deref().unwrap_or("generic"),
         name: name.map(|n| truncate_with_ellipsis(n, cx.opts.max_text_per_node)),
-        attrs: Vec::new(),
+        attrs,
         level: node.level,
         states: node.states,
         ref_: cx.ref_of(i),
@@ -770,6 +781,9 @@ pub(super) fn list_line(cx: &Ctx<'_>, i: usize) -> String {
             let mut line = format!("- {}", sanitize_token(h.role));
             if let Some(n) = &h.name {
                 let _ = write!(line, " {}", quote(n));
+            }
+            for (name, value) in &h.attrs {
+                let _ = write!(line, " [{}={}]", sanitize_token(name), attr_value(value));
             }
             for state in h.states.iter() {
                 let _ = write!(line, " [{}]", state.as_str());

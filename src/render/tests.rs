@@ -281,3 +281,42 @@ fn a_select_is_one_line_that_always_says_its_value() {
     assert!(!text.contains("- option"), "{text}");
     assert!(doc.snapshot(&RenderOptions::default()).refs.len() == 2);
 }
+
+#[test]
+fn the_list_says_each_element_once() {
+    let html = "<nav><a href=/a>A</a><a href=/b>B</a><a href=/c>C</a></nav>\
+        <main><a href=/p1><img alt='Ring'></a><a href=/p1>Ring</a><a href=/p2>Ring</a>\
+        <a href=/x></a><select name=size><option>S<option selected>M</select></main>\
+        <nav><a href=/a>A</a><a href=/b>B</a><a href=/c>C</a></nav>";
+    let doc = crate::Document::parse(html, &crate::TreeOptions::default());
+    let text = doc
+        .snapshot(&RenderOptions {
+            format: Format::List,
+            ..Default::default()
+        })
+        .text;
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    // The second menu repeats the first; the title link repeats the image's; options are
+    // chosen on the select's line; a link without a name says where it goes.
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("link \"A\"")).count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("link \"Ring\"")).count(),
+        2,
+        "{text}"
+    );
+    assert!(!text.contains("option"), "{text}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("- link [href=/x]")),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("- combobox [name=size]")),
+        "{text}"
+    );
+}

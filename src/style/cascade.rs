@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 
 use html5ever::LocalName;
+use precomputed_hash::PrecomputedHash;
 use selectors::attr::{AttrSelectorOperator, ParsedCaseSensitivity};
+use selectors::bloom::BloomFilter;
 use selectors::context::{
     MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode,
     SelectorCaches,
@@ -17,7 +19,7 @@ use selectors::context::{
 use selectors::matching::{
     matches_compound_selector_from, matches_selector, CompoundSelectorMatchingResult,
 };
-use selectors::parser::{Combinator, Component};
+use selectors::parser::{AncestorHashes, Combinator, Component};
 
 use super::sheet::{Decl, Decls, Rule};
 use crate::parse::select::{ElementRef, Impl};
@@ -235,11 +237,22 @@ impl Cascaded {
 }
 
 /// Matches the rules against elements, reusing its buffers and caches.
+///
+/// Elements must come in document order ([`Dom::elements`]): the matcher keeps a Bloom
+/// filter of the open ancestors' names, ids and classes, as browsers do, so a selector
+/// like `.menu .item a` is rejected without walking up the tree when no ancestor can have
+/// `.menu` (`selectors`' `AncestorHashes`; the filter never rejects a selector that matches).
 pub struct Matcher<'r> {
     rules: &'r [Rule],
     index: &'r RuleIndex,
     caches: SelectorCaches,
     candidates: Vec<u32>,
+    /// Per rule: the hashes of the names its selector needs among the ancestors.
+    ancestor_hashes: Vec<AncestorHashes>,
+    bloom: BloomFilter,
+    /// The open ancestors of the next element, and where their hashes start in `hashes`.
+    open: Vec<(NodeId, usize)>,
+    hashes: Vec<u32>,
 }
 
 impl<'r> Matcher<'r> {
@@ -249,7 +262,50 @@ impl<'r> Matcher<'r> {
             index,
             caches: SelectorCaches::default(),
             candidates: Vec::new(),
+            ancestor_hashes: rules
+                .iter()
+                .map(|r| AncestorHashes::new(&r.selector, QuirksMode::NoQuirks))
+                .collect(),
+            bloom: BloomFilter::new(),
+            open: Vec::new(),
+            hashes: Vec::new(),
         }
+    }
+
+    /// Makes the filter hold exactly the element ancestors of `id`: closes what the walk in
+    /// document order has left, and (after matching) opens `id` itself.
+    fn enter(&mut self, dom: &Dom, id: NodeId) {
+        let parent = dom.node(id).parent;
+        while let Some(&(top, start)) = self.open.last() {
+            if Some(top) == parent {
+                break;
+            }
+            for &h in &self.hashes[start..] {
+                self.bloom.remove_hash(h);
+            }
+            self.hashes.truncate(start);
+            self.open.pop();
+        }
+    }
+
+    /// Adds `el`'s own names to the filter, for its descendants.
+    fn open_element(&mut self, id: NodeId, el: crate::parse::Element<'_>) {
+        let start = self.hashes.len();
+        // The hashes `AncestorHashes` collects: local name, namespace, id and classes.
+        self.hashes.push(el.local().precomputed_hash());
+        self.hashes.push(el.ns().precomputed_hash());
+        if let Some(v) = el.attr(&html5ever::local_name!("id")) {
+            self.hashes.push(LocalName::from(v).precomputed_hash());
+        }
+        if let Some(v) = el.attr(&html5ever::local_name!("class")) {
+            for class in v.split_ascii_whitespace() {
+                self.hashes.push(LocalName::from(class).precomputed_hash());
+            }
+        }
+        for &h in &self.hashes[start..] {
+            self.bloom.insert_hash(h);
+        }
+        self.open.push((id, start));
     }
 
     /// The cascaded declarations of `id`: its matching rules, then its `style` attribute.
@@ -258,11 +314,12 @@ impl<'r> Matcher<'r> {
         let (Some(el), Some(element)) = (dom.element(id), ElementRef::new(dom, id)) else {
             return out;
         };
+        self.enter(dom, id);
         let mut candidates = std::mem::take(&mut self.candidates);
         self.index.candidates(el, &mut candidates);
         let mut ctx = MatchingContext::<Impl>::new(
             MatchingMode::Normal,
-            None,
+            Some(&self.bloom),
             &mut self.caches,
             QuirksMode::NoQuirks,
             NeedsSelectorFlags::No,
@@ -276,7 +333,8 @@ impl<'r> Matcher<'r> {
                     CompoundSelectorMatchingResult::NotMatched
                 )
             } else {
-                matches_selector(&rule.selector, 0, None, element, &mut ctx)
+                let hashes = &self.ancestor_hashes[i as usize];
+                matches_selector(&rule.selector, 0, Some(hashes), element, &mut ctx)
             };
             if matched {
                 out.fold(
@@ -289,6 +347,7 @@ impl<'r> Matcher<'r> {
             }
         }
         self.candidates = candidates;
+        self.open_element(id, el);
         if let Some(inline) = inline {
             out.fold(inline, 0, 0, 0, true);
         }
