@@ -522,7 +522,7 @@ impl<'p> Extract<'p> {
                     .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
                     .is_some_and(|v| v < 50)
             });
-        if alt.is_empty() || tiny || is_file_name(&alt) {
+        if alt.is_empty() || tiny || is_file_name(&alt) || self.page.visibility_hidden(id) {
             return;
         }
         let ref_ = self.ref_of[id.index()];

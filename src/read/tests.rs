@@ -289,3 +289,18 @@ fn loose_text_of_a_closed_details_stays_out() {
     let text = read(&html);
     assert!(text.contains("More") && !text.contains("SECRET"), "{text}");
 }
+
+#[test]
+fn images_under_visibility_hidden_say_nothing() {
+    // An anti-flicker rule hides the whole body until a script runs: the alt text of its
+    // images is as hidden as its text.
+    let html = format!(
+        "<style>body {{ visibility: hidden !important; }}</style>\
+         <div><p>{PROSE}</p><p><img src=a.jpg alt='Hidden caption'></p>\
+         <a href=/a><img src=b.jpg alt='Hidden author'></a></div>"
+    );
+    let text = read(&html);
+    assert!(!text.contains("Hidden"), "{text}");
+    let shown = read(&html.replace("hidden !important", "visible"));
+    assert!(shown.contains("![Hidden caption]"), "{shown}");
+}
