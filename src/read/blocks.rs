@@ -119,8 +119,6 @@ pub(super) struct Extract<'p> {
     index: &'p Index,
     /// Ref number of each node (by arena index), 0 for none.
     ref_of: &'p [u32],
-    /// The page title, to drop a first heading that only repeats it.
-    title: Option<&'p str>,
     blocks: Vec<Block>,
     line: Line,
     cell: Option<Line>,
@@ -133,21 +131,14 @@ pub(super) struct Extract<'p> {
     links: usize,
     tables: Vec<Table>,
     figures: usize,
-    title_checked: bool,
 }
 
 impl<'p> Extract<'p> {
-    pub(super) fn new(
-        page: &'p Page<'p>,
-        index: &'p Index,
-        ref_of: &'p [u32],
-        title: Option<&'p str>,
-    ) -> Extract<'p> {
+    pub(super) fn new(page: &'p Page<'p>, index: &'p Index, ref_of: &'p [u32]) -> Extract<'p> {
         Extract {
             page,
             index,
             ref_of,
-            title,
             blocks: Vec::new(),
             line: Line::default(),
             cell: None,
@@ -160,7 +151,6 @@ impl<'p> Extract<'p> {
             links: 0,
             tables: Vec::new(),
             figures: 0,
-            title_checked: false,
         }
     }
 
@@ -571,7 +561,17 @@ impl<'p> Extract<'p> {
         let (Some(first), Some(end)) = (first, end) else {
             return;
         };
-        let lines = &lines[first..=end];
+        // Every character of the budget should say something: the indentation all lines
+        // share and runs of blank lines (page layout in preformatted text) go.
+        let indent = common_indent(&lines[first..=end]);
+        let mut kept: Vec<&str> = Vec::with_capacity(end + 1 - first);
+        for line in &lines[first..=end] {
+            if line.is_empty() && kept.last().is_some_and(|l| l.is_empty()) {
+                continue;
+            }
+            kept.push(line.strip_prefix(indent).unwrap_or(line));
+        }
+        let lines = &kept[..];
         let mut text = String::from("```");
         for line in lines.iter().take(MAX_CODE_LINES) {
             text.push('\n');
@@ -601,12 +601,6 @@ impl<'p> Extract<'p> {
             text.push_str("> ");
         }
         if let Some((level, ref_)) = self.heading {
-            if level <= 2 && !self.title_checked {
-                self.title_checked = true;
-                if self.title.is_some_and(|t| repeats_title(t, &line.out)) {
-                    return;
-                }
-            }
             text.push_str(&"#".repeat(level));
             text.push(' ');
             text.push_str(&line.out);
@@ -650,27 +644,25 @@ impl<'p> Extract<'p> {
     }
 }
 
-/// Readability's `_headerDuplicatesTitle`: a heading whose words are (almost) all in the
-/// title says nothing the header does not.
-fn repeats_title(title: &str, heading: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let title = words(title);
-    let heading = words(heading);
-    let total: usize = heading.iter().map(|w| w.chars().count()).sum();
-    if total == 0 {
-        return false;
+/// The leading whitespace all non-empty lines share (the same characters, so that tabs and
+/// spaces are never mixed up).
+fn common_indent<'a>(lines: &[&'a str]) -> &'a str {
+    let mut common: Option<&'a str> = None;
+    for line in lines.iter().filter(|l| !l.is_empty()) {
+        let lead = &line[..line.len() - line.trim_start().len()];
+        common = Some(match common {
+            None => lead,
+            Some(c) => {
+                let same = c
+                    .char_indices()
+                    .zip(lead.chars())
+                    .find(|&((_, a), b)| a != b)
+                    .map_or(c.len().min(lead.len()), |((i, _), _)| i);
+                &c[..same]
+            }
+        });
     }
-    let new: usize = heading
-        .iter()
-        .filter(|w| !title.contains(w))
-        .map(|w| w.chars().count())
-        .sum();
-    (new as f32 / total as f32) < 0.25
+    common.unwrap_or("")
 }
 
 /// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.
