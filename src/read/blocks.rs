@@ -671,13 +671,18 @@ pub(super) fn shows_ref(text: &str, n: u32) -> bool {
     text.contains(&format!("](e{n})")) || text.contains(&format!(" [ref=e{n}]"))
 }
 
-/// An alt text that is only the image's file name (`IMG_3886.jpg`) describes nothing.
+/// An alt text that is only the image's file name (`IMG_3886.jpg`, `Mozilla logo.png`) or an
+/// asset id (`0226-lupita-getty-01`: one "word" of several parts joined by `-` or `_`, with a
+/// digit) describes nothing.
 fn is_file_name(alt: &str) -> bool {
     let lower = alt.to_ascii_lowercase();
-    !alt.contains(' ')
-        && [
-            ".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp",
-        ]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    let image_file = [
+        ".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp",
+    ]
+    .iter()
+    .any(|ext| lower.ends_with(ext));
+    let asset_id = !alt.contains(' ')
+        && alt.chars().filter(|&c| c == '-' || c == '_').count() >= 2
+        && alt.chars().any(|c| c.is_ascii_digit());
+    image_file || asset_id
 }

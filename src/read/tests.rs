@@ -26,7 +26,7 @@ fn formats_each_kind_of_block() {
          <blockquote><p>Quoted words.</p></blockquote>\
          <pre>fn main() {{\n    println!();\n}}</pre>\
          <table><tr><th>Metal</th><th>Price</th></tr><tr><td>Gold</td><td>2 | 3</td></tr></table>\
-         <p><img src=a.png alt='A chart'> <img src=b.png alt=''> <img src=c.png alt=IMG_1.JPG></p></div>"
+         <p><img src=a.png alt='A chart'> <img src=b.png alt=''> <img src=c.png alt=IMG_1.JPG> <img src=d.png alt='Site logo.png'> <img src=e.png alt=0226-sub-hotel-02></p></div>"
     );
     let text = read(&html);
     let lines = body(&text);
