@@ -448,7 +448,12 @@ impl<'p> Extract<'p> {
             Exit::Cell => {
                 if let (Some(cell), Some(row)) = (self.cell.take(), &mut self.row) {
                     if row.0.len() < MAX_COLUMNS {
-                        let text = truncate_with_ellipsis(&cell.out, MAX_CELL_CHARS);
+                        let text = if cell.out.chars().count() > MAX_CELL_CHARS {
+                            cut_words(&cell.out, MAX_CELL_CHARS)
+                                .unwrap_or_else(|| crate::text::ELLIPSIS.to_string())
+                        } else {
+                            cell.out
+                        };
                         // A cut cell keeps only the refs still in it.
                         row.2
                             .extend(cell.refs.iter().filter(|&&r| shows_ref(&text, r)));
@@ -663,6 +668,26 @@ fn common_indent<'a>(lines: &[&'a str]) -> &'a str {
         });
     }
     common.unwrap_or("")
+}
+
+/// The start of `text` in at most `max` characters, the ellipsis included: back to a word
+/// boundary unless that loses most of it, and never inside a link or image (`[label](e12)`:
+/// a cut marker would read as another ref). `None` when nothing is left.
+pub(super) fn cut_words(text: &str, max: usize) -> Option<String> {
+    let (head, _) = crate::text::truncate_chars(text, max);
+    let head = match head.rfind(' ') {
+        Some(i) if i >= head.len() / 2 => &head[..i],
+        _ => head,
+    };
+    let head = match head.rfind('[') {
+        Some(open) if !head[open..].contains(')') => head[..open].trim_end_matches('!'),
+        _ => head,
+    };
+    let head = head.trim_end();
+    if head.is_empty() {
+        return None;
+    }
+    Some(format!("{head}{}", crate::text::ELLIPSIS))
 }
 
 /// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.

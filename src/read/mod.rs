@@ -362,7 +362,7 @@ fn lay_out(blocks: &[Block], max: usize, header: usize) -> Laid {
 }
 
 /// The start of a block in at most `room` characters: whole lines of code (the fence closed),
-/// else words and an ellipsis. `None` when nothing useful fits.
+/// else words and an ellipsis ([`blocks::cut_words`]). `None` when nothing useful fits.
 fn cut_block(b: &Block, room: usize) -> Option<String> {
     const FENCE: &str = "\n```";
     if b.code {
@@ -386,22 +386,7 @@ fn cut_block(b: &Block, room: usize) -> Option<String> {
         kept.push_str(FENCE);
         return Some(kept);
     }
-    let (head, _) = crate::text::truncate_chars(&b.text, room);
-    // Back to the last word boundary, unless that loses most of what fits.
-    let head = match head.rfind(' ') {
-        Some(i) if i >= head.len() / 2 => &head[..i],
-        _ => head,
-    };
-    // Never inside a link or image (`[label](e12)`): a cut ref would read as another one.
-    let head = match head.rfind('[') {
-        Some(open) if !head[open..].contains(')') => head[..open].trim_end_matches('!'),
-        _ => head,
-    };
-    let head = head.trim_end();
-    if head.is_empty() {
-        return None;
-    }
-    Some(format!("{head}{}", crate::text::ELLIPSIS))
+    blocks::cut_words(&b.text, room)
 }
 
 /// The ref map entries of the refs shown, first appearance first.

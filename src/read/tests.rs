@@ -326,3 +326,35 @@ fn code_loses_shared_indentation_and_blank_runs_only() {
     // Tabs and spaces share no indentation: nothing is taken off.
     assert!(text.contains("```\n\tif x {\n  y\n\t}\n```"), "{text}");
 }
+
+#[test]
+fn a_long_cell_is_cut_on_a_word_and_never_inside_a_link() {
+    // Wherever the 300-character limit falls, the cell keeps whole markers only.
+    for pad in 0..24 {
+        let links: String = (0..40)
+            .map(|i| format!("<a href=/p{i}>page {i}</a> "))
+            .collect();
+        let html = format!(
+            "<div><p>{PROSE}</p><table><tr><th>Head</th></tr>\
+             <tr><td>{} {links}</td></tr></table></div>",
+            "x".repeat(pad)
+        );
+        let r = read_with(&html, &ReadOptions::default());
+        let row = r
+            .text
+            .lines()
+            .find(|l| l.contains("page 0"))
+            .expect("the row");
+        assert!(row.ends_with("… |"), "{row}");
+        for (i, _) in row.match_indices("](") {
+            let rest = &row[i + 2..];
+            let end = rest.find(')').expect("closed");
+            assert!(
+                rest[1..end].bytes().all(|b| b.is_ascii_digit()),
+                "{pad}: {row}"
+            );
+        }
+        // The refs of the links cut off are not in the map either.
+        assert_eq!(r.refs.len(), row.matches("](e").count(), "{row}");
+    }
+}
