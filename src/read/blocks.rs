@@ -119,8 +119,6 @@ pub(super) struct Extract<'p> {
     index: &'p Index,
     /// Ref number of each node (by arena index), 0 for none.
     ref_of: &'p [u32],
-    /// The page title, to drop a first heading that only repeats it.
-    title: Option<&'p str>,
     blocks: Vec<Block>,
     line: Line,
     cell: Option<Line>,
@@ -133,21 +131,14 @@ pub(super) struct Extract<'p> {
     links: usize,
     tables: Vec<Table>,
     figures: usize,
-    title_checked: bool,
 }
 
 impl<'p> Extract<'p> {
-    pub(super) fn new(
-        page: &'p Page<'p>,
-        index: &'p Index,
-        ref_of: &'p [u32],
-        title: Option<&'p str>,
-    ) -> Extract<'p> {
+    pub(super) fn new(page: &'p Page<'p>, index: &'p Index, ref_of: &'p [u32]) -> Extract<'p> {
         Extract {
             page,
             index,
             ref_of,
-            title,
             blocks: Vec::new(),
             line: Line::default(),
             cell: None,
@@ -160,7 +151,6 @@ impl<'p> Extract<'p> {
             links: 0,
             tables: Vec::new(),
             figures: 0,
-            title_checked: false,
         }
     }
 
@@ -458,7 +448,12 @@ impl<'p> Extract<'p> {
             Exit::Cell => {
                 if let (Some(cell), Some(row)) = (self.cell.take(), &mut self.row) {
                     if row.0.len() < MAX_COLUMNS {
-                        let text = truncate_with_ellipsis(&cell.out, MAX_CELL_CHARS);
+                        let text = if cell.out.chars().count() > MAX_CELL_CHARS {
+                            cut_words(&cell.out, MAX_CELL_CHARS)
+                                .unwrap_or_else(|| crate::text::ELLIPSIS.to_string())
+                        } else {
+                            cell.out
+                        };
                         // A cut cell keeps only the refs still in it.
                         row.2
                             .extend(cell.refs.iter().filter(|&&r| shows_ref(&text, r)));
@@ -522,7 +517,7 @@ impl<'p> Extract<'p> {
                     .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
                     .is_some_and(|v| v < 50)
             });
-        if alt.is_empty() || tiny || is_file_name(&alt) {
+        if alt.is_empty() || tiny || is_file_name(&alt) || self.page.visibility_hidden(id) {
             return;
         }
         let ref_ = self.ref_of[id.index()];
@@ -571,7 +566,17 @@ impl<'p> Extract<'p> {
         let (Some(first), Some(end)) = (first, end) else {
             return;
         };
-        let lines = &lines[first..=end];
+        // Every character of the budget should say something: the indentation all lines
+        // share and runs of blank lines (page layout in preformatted text) go.
+        let indent = common_indent(&lines[first..=end]);
+        let mut kept: Vec<&str> = Vec::with_capacity(end + 1 - first);
+        for line in &lines[first..=end] {
+            if line.is_empty() && kept.last().is_some_and(|l| l.is_empty()) {
+                continue;
+            }
+            kept.push(line.strip_prefix(indent).unwrap_or(line));
+        }
+        let lines = &kept[..];
         let mut text = String::from("```");
         for line in lines.iter().take(MAX_CODE_LINES) {
             text.push('\n');
@@ -601,12 +606,6 @@ impl<'p> Extract<'p> {
             text.push_str("> ");
         }
         if let Some((level, ref_)) = self.heading {
-            if level <= 2 && !self.title_checked {
-                self.title_checked = true;
-                if self.title.is_some_and(|t| repeats_title(t, &line.out)) {
-                    return;
-                }
-            }
             text.push_str(&"#".repeat(level));
             text.push(' ');
             text.push_str(&line.out);
@@ -650,27 +649,45 @@ impl<'p> Extract<'p> {
     }
 }
 
-/// Readability's `_headerDuplicatesTitle`: a heading whose words are (almost) all in the
-/// title says nothing the header does not.
-fn repeats_title(title: &str, heading: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let title = words(title);
-    let heading = words(heading);
-    let total: usize = heading.iter().map(|w| w.chars().count()).sum();
-    if total == 0 {
-        return false;
+/// The leading whitespace all non-empty lines share (the same characters, so that tabs and
+/// spaces are never mixed up).
+fn common_indent<'a>(lines: &[&'a str]) -> &'a str {
+    let mut common: Option<&'a str> = None;
+    for line in lines.iter().filter(|l| !l.is_empty()) {
+        let lead = &line[..line.len() - line.trim_start().len()];
+        common = Some(match common {
+            None => lead,
+            Some(c) => {
+                let same = c
+                    .char_indices()
+                    .zip(lead.chars())
+                    .find(|&((_, a), b)| a != b)
+                    .map_or(c.len().min(lead.len()), |((i, _), _)| i);
+                &c[..same]
+            }
+        });
     }
-    let new: usize = heading
-        .iter()
-        .filter(|w| !title.contains(w))
-        .map(|w| w.chars().count())
-        .sum();
-    (new as f32 / total as f32) < 0.25
+    common.unwrap_or("")
+}
+
+/// The start of `text` in at most `max` characters, the ellipsis included: back to a word
+/// boundary unless that loses most of it, and never inside a link or image (`[label](e12)`:
+/// a cut marker would read as another ref). `None` when nothing is left.
+pub(super) fn cut_words(text: &str, max: usize) -> Option<String> {
+    let (head, _) = crate::text::truncate_chars(text, max);
+    let head = match head.rfind(' ') {
+        Some(i) if i >= head.len() / 2 => &head[..i],
+        _ => head,
+    };
+    let head = match head.rfind('[') {
+        Some(open) if !head[open..].contains(')') => head[..open].trim_end_matches('!'),
+        _ => head,
+    };
+    let head = head.trim_end();
+    if head.is_empty() {
+        return None;
+    }
+    Some(format!("{head}{}", crate::text::ELLIPSIS))
 }
 
 /// Whether ref `n` shows in (a cut) block text, as `(eN)` or `[ref=eN]`.
@@ -679,13 +696,18 @@ pub(super) fn shows_ref(text: &str, n: u32) -> bool {
     text.contains(&format!("](e{n})")) || text.contains(&format!(" [ref=e{n}]"))
 }
 
-/// An alt text that is only the image's file name (`IMG_3886.jpg`) describes nothing.
+/// An alt text that is only the image's file name (`IMG_3886.jpg`, `Mozilla logo.png`) or an
+/// asset id (`0226-lupita-getty-01`: one "word" of several parts joined by `-` or `_`, with a
+/// digit) describes nothing.
 fn is_file_name(alt: &str) -> bool {
     let lower = alt.to_ascii_lowercase();
-    !alt.contains(' ')
-        && [
-            ".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp",
-        ]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    let image_file = [
+        ".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".avif", ".bmp",
+    ]
+    .iter()
+    .any(|ext| lower.ends_with(ext));
+    let asset_id = !alt.contains(' ')
+        && alt.chars().filter(|&c| c == '-' || c == '_').count() >= 2
+        && alt.chars().any(|c| c.is_ascii_digit());
+    image_file || asset_id
 }

@@ -673,6 +673,12 @@ impl<'a> Page<'a> {
                 .is_some_and(|p| self.flags[p.index()] & VIS_HIDDEN != 0)
     }
 
+    /// Whether `visibility:hidden` applies to the element itself: an image's alt text is
+    /// then not shown, like its text.
+    pub(super) fn visibility_hidden(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & VIS_HIDDEN != 0
+    }
+
     /// Whether the element has a block-level child.
     pub(super) fn has_block_child(&self, id: NodeId) -> bool {
         self.flags[id.index()] & BLOCK_CHILD != 0

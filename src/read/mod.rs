@@ -9,7 +9,7 @@
 //! document order and says where to continue:
 //!
 //! ```text
-//! [read] url=https://example.com/a title="Gold prices" chars=312 truncated=false
+//! [read]
 //! # Gold hits a record [ref=e4]
 //! Prices rose 2% on Tuesday, says the [central bank](e5).
 //! - Spot: $2,400
@@ -32,9 +32,7 @@ use serde::Serialize;
 use crate::aria::Index;
 use crate::document::Document;
 use crate::parse::{Dom, NodeId};
-use crate::render::{attr_value, node_ref, quote, RefMap, RenderOptions, TruncateReason};
-use crate::render::{MAX_TITLE_CHARS, MAX_URL_CHARS};
-use crate::text::truncate_with_ellipsis;
+use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
 
 use blocks::{shows_ref, Block, Extract};
@@ -82,6 +80,10 @@ pub struct ReadResult {
     pub text: String,
     pub refs: RefMap,
     pub stats: ReadStats,
+    /// The page's URL (given, or its `<base>`, canonical link or `og:url`) and title: not in
+    /// `text`, whose every character goes to the content.
+    pub url: Option<String>,
+    pub title: Option<String>,
 }
 
 /// Why a read has no answer.
@@ -121,13 +123,13 @@ struct Extracted {
 /// (unlikely classes out, class weights, conditional cleaning) keeps under 500 characters,
 /// a relaxed one runs. Unlike Readability, the relaxed result must be twice as long to win:
 /// a short article stays short rather than gaining the sidebar its rules had removed.
-fn extract(dom: &Dom, index: &Index, ref_of: &[u32], title: Option<&str>) -> Extracted {
-    let strict = attempt(dom, index, ref_of, title, true);
+fn extract(dom: &Dom, index: &Index, ref_of: &[u32]) -> Extracted {
+    let strict = attempt(dom, index, ref_of, true);
     let chars = |e: &Extracted| e.blocks.iter().map(|b| b.text.len()).sum::<usize>();
     if chars(&strict) >= 500 {
         return strict;
     }
-    let relaxed = attempt(dom, index, ref_of, title, false);
+    let relaxed = attempt(dom, index, ref_of, false);
     if chars(&relaxed) > 2 * chars(&strict) {
         relaxed
     } else {
@@ -135,20 +137,14 @@ fn extract(dom: &Dom, index: &Index, ref_of: &[u32], title: Option<&str>) -> Ext
     }
 }
 
-fn attempt(
-    dom: &Dom,
-    index: &Index,
-    ref_of: &[u32],
-    title: Option<&str>,
-    strict: bool,
-) -> Extracted {
+fn attempt(dom: &Dom, index: &Index, ref_of: &[u32], strict: bool) -> Extracted {
     let page = Page::measure(dom, index.styles(), strict);
     let (main, parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
         // Nothing scored (no paragraph of 25 characters): the whole body is the content.
         None => (None, vec![page.body]),
     };
-    let blocks = Extract::new(&page, index, ref_of, title).run(&parts);
+    let blocks = Extract::new(&page, index, ref_of).run(&parts);
     Extracted {
         blocks,
         main,
@@ -170,7 +166,7 @@ fn ref_numbers(dom: &Dom, refs: &[NodeId]) -> Vec<u32> {
 /// [`Document::main_content`].
 pub(crate) fn main_content(dom: &Dom, index: &Index, refs: &[NodeId]) -> Option<NodeId> {
     let ref_of = ref_numbers(dom, refs);
-    extract(dom, index, &ref_of, None).main
+    extract(dom, index, &ref_of).main
 }
 
 /// [`Document::read`].
@@ -179,7 +175,7 @@ pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, Rea
     let refs = doc.refs();
     let tree = doc.tree();
     let ref_of = ref_numbers(dom, refs);
-    let found = extract(dom, doc.index(), &ref_of, tree.title.as_deref());
+    let found = extract(dom, doc.index(), &ref_of);
     let blocks = &found.blocks;
     // Where to start: the block holding `from` (or the first after it).
     let first = match opts.from {
@@ -192,12 +188,8 @@ pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, Rea
             block_at(blocks, found.order[id.index()])
         }
     };
-    let head = Head {
-        tree,
-        main: found.main.and_then(|m| Ref::new(ref_of[m.index()])),
-        from: opts.from,
-    };
-    let laid = lay_out(&blocks[first..], opts.max_chars_total, &head);
+    let mut text = header(opts.from);
+    let laid = lay_out(&blocks[first..], opts.max_chars_total, text.chars().count());
     let next = laid.cut.and_then(|cut| {
         next_ref(
             blocks,
@@ -208,32 +200,22 @@ pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, Rea
             &found.order,
         )
     });
-    let truncated = laid.cut.is_some();
-    let mut body = String::new();
     for line in &laid.lines {
-        body.push('\n');
-        body.push_str(line);
+        text.push('\n');
+        text.push_str(line);
     }
     if laid.cut.is_some() {
-        body.push('\n');
-        body.push_str(&cut_line(opts.max_chars_total, next));
+        text.push('\n');
+        text.push_str(&cut_line(opts.max_chars_total, next));
     } else if blocks.get(first).is_none() {
-        body.push('\n');
-        body.push_str(match opts.from {
+        text.push('\n');
+        text.push_str(match opts.from {
             Some(_) => "... (nothing of the main content after this ref)",
             None => "... (no main content found: try snapshot)",
         });
     }
-    // The header counts the whole text, itself included: settle the width of the count.
-    let body_chars = body.chars().count();
-    let mut total = body_chars;
-    for _ in 0..3 {
-        total = body_chars + head.line(total, truncated, next).chars().count();
-    }
-    let mut text = head.line(total, truncated, next);
-    text.push_str(&body);
     let mut reasons = Vec::new();
-    if truncated {
+    if laid.cut.is_some() {
         reasons.push(TruncateReason::MaxCharsTotal);
     }
     // Only a budget smaller than the header itself gets here: cut, on a char boundary.
@@ -252,11 +234,13 @@ pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, Rea
             blocks: laid.lines.len(),
             truncated: !reasons.is_empty(),
             truncate_reasons: reasons,
-            main: head.main,
+            main: found.main.and_then(|m| Ref::new(ref_of[m.index()])),
             next,
         },
         refs: ref_map(tree, &shown),
         text,
+        url: tree.url.clone(),
+        title: tree.title.clone(),
     })
 }
 
@@ -295,50 +279,14 @@ fn next_ref(
         .flatten()
 }
 
-/// The header's facts.
-struct Head<'a> {
-    tree: &'a NodeTree,
-    main: Option<Ref>,
-    from: Option<Ref>,
-}
-
-impl Head<'_> {
-    /// `[read] url=… title="…" main=e12 from=e40 chars=… truncated=… next=e57`.
-    fn line(&self, chars: usize, truncated: bool, next: Option<Ref>) -> String {
-        use std::fmt::Write as _;
-        let mut h = String::from("[read]");
-        if let Some(u) = &self.tree.url {
-            let _ = write!(
-                h,
-                " url={}",
-                attr_value(&truncate_with_ellipsis(u, MAX_URL_CHARS))
-            );
-        }
-        if let Some(t) = &self.tree.title {
-            let _ = write!(
-                h,
-                " title={}",
-                quote(&truncate_with_ellipsis(t, MAX_TITLE_CHARS))
-            );
-        }
-        if let Some(m) = self.main {
-            let _ = write!(h, " main={m}");
-        }
-        if let Some(f) = self.from {
-            let _ = write!(h, " from={f}");
-        }
-        let _ = write!(h, " chars={chars} truncated={truncated}");
-        if let Some(n) = next {
-            let _ = write!(h, " next={n}");
-        }
-        h
-    }
-
-    /// The longest this header can get.
-    fn worst(&self) -> usize {
-        self.line(usize::MAX, true, Ref::new(u32::MAX))
-            .chars()
-            .count()
+/// The first line: `[read]`, and `from=e40` on a continuation. The page's URL and title
+/// stay out of the text (they are in [`ReadResult`]): every character of the budget goes to
+/// the content, whose own headline, when it has one, is its first heading. Whether the read
+/// was cut is its last line's business.
+fn header(from: Option<Ref>) -> String {
+    match from {
+        Some(f) => format!("[read] from={f}"),
+        None => "[read]".to_string(),
     }
 }
 
@@ -369,9 +317,8 @@ const MIN_PARTIAL: usize = 200;
 
 /// Spends `max` characters on the header, the blocks in order and, when they do not all
 /// fit, the last line.
-fn lay_out(blocks: &[Block], max: usize, head: &Head<'_>) -> Laid {
+fn lay_out(blocks: &[Block], max: usize, header: usize) -> Laid {
     let costs: Vec<usize> = blocks.iter().map(|b| 1 + b.text.chars().count()).collect();
-    let header = head.worst();
     let all: usize = costs.iter().sum();
     let mut laid = Laid {
         lines: Vec::new(),
@@ -415,7 +362,7 @@ fn lay_out(blocks: &[Block], max: usize, head: &Head<'_>) -> Laid {
 }
 
 /// The start of a block in at most `room` characters: whole lines of code (the fence closed),
-/// else words and an ellipsis. `None` when nothing useful fits.
+/// else words and an ellipsis ([`blocks::cut_words`]). `None` when nothing useful fits.
 fn cut_block(b: &Block, room: usize) -> Option<String> {
     const FENCE: &str = "\n```";
     if b.code {
@@ -439,22 +386,7 @@ fn cut_block(b: &Block, room: usize) -> Option<String> {
         kept.push_str(FENCE);
         return Some(kept);
     }
-    let (head, _) = crate::text::truncate_chars(&b.text, room);
-    // Back to the last word boundary, unless that loses most of what fits.
-    let head = match head.rfind(' ') {
-        Some(i) if i >= head.len() / 2 => &head[..i],
-        _ => head,
-    };
-    // Never inside a link or image (`[label](e12)`): a cut ref would read as another one.
-    let head = match head.rfind('[') {
-        Some(open) if !head[open..].contains(')') => head[..open].trim_end_matches('!'),
-        _ => head,
-    };
-    let head = head.trim_end();
-    if head.is_empty() {
-        return None;
-    }
-    Some(format!("{head}{}", crate::text::ELLIPSIS))
+    blocks::cut_words(&b.text, room)
 }
 
 /// The ref map entries of the refs shown, first appearance first.

@@ -26,7 +26,7 @@ fn formats_each_kind_of_block() {
          <blockquote><p>Quoted words.</p></blockquote>\
          <pre>fn main() {{\n    println!();\n}}</pre>\
          <table><tr><th>Metal</th><th>Price</th></tr><tr><td>Gold</td><td>2 | 3</td></tr></table>\
-         <p><img src=a.png alt='A chart'> <img src=b.png alt=''> <img src=c.png alt=IMG_1.JPG></p></div>"
+         <p><img src=a.png alt='A chart'> <img src=b.png alt=''> <img src=c.png alt=IMG_1.JPG> <img src=d.png alt='Site logo.png'> <img src=e.png alt=0226-sub-hotel-02></p></div>"
     );
     let text = read(&html);
     let lines = body(&text);
@@ -52,7 +52,8 @@ fn formats_each_kind_of_block() {
         ],
         "{text}"
     );
-    assert!(text.starts_with("[read] title=\"Site\" chars="), "{text}");
+    // The header leaves the page's title and URL to the result's fields.
+    assert!(text.starts_with("[read]\n"), "{text}");
 }
 
 #[test]
@@ -93,12 +94,17 @@ fn refs_are_the_documents_refs() {
 }
 
 #[test]
-fn a_first_heading_that_repeats_the_title_is_left_out() {
-    let html = format!("<title>Gold prices | News</title><h1>Gold prices</h1><p>{PROSE}</p>");
-    let text = read(&html);
-    assert!(!text.contains("# Gold"), "{text}");
-    let html = format!("<title>Gold prices | News</title><h1>Silver</h1><p>{PROSE}</p>");
-    assert!(read(&html).contains("# Silver"));
+fn the_title_is_the_contents_own_headline_or_a_field() {
+    // The header does not repeat the title: the article's headline is its first line.
+    let html = format!(
+        "<head><title>Gold prices | News</title><link rel=canonical href=https://ex.com/g></head>\
+         <div><h1>Gold prices</h1><p>{PROSE}</p></div>"
+    );
+    let r = read_with(&html, &ReadOptions::default());
+    assert_eq!(body(&r.text)[0], "# Gold prices [ref=e1]", "{}", r.text);
+    assert!(!r.text.contains("News"), "{}", r.text);
+    assert_eq!(r.title.as_deref(), Some("Gold prices | News"));
+    assert_eq!(r.url.as_deref(), Some("https://ex.com/g"));
 }
 
 #[test]
@@ -156,10 +162,11 @@ fn every_budget_holds_and_pieces_cover_the_whole_read() {
             assert!(r.text.chars().count() <= max, "{max}: {}", r.text);
             assert_eq!(r.stats.chars, r.text.chars().count());
             let header = r.text.lines().next().unwrap();
-            assert!(
-                header.contains(&format!("chars={}", r.stats.chars)),
-                "{header}"
-            );
+            let expected = match from {
+                Some(f) => format!("[read] from={f}"),
+                None => "[read]".to_string(),
+            };
+            assert_eq!(header, expected);
             seen.extend(
                 body(&r.text)
                     .into_iter()
@@ -288,4 +295,66 @@ fn loose_text_of_a_closed_details_stays_out() {
     );
     let text = read(&html);
     assert!(text.contains("More") && !text.contains("SECRET"), "{text}");
+}
+
+#[test]
+fn images_under_visibility_hidden_say_nothing() {
+    // An anti-flicker rule hides the whole body until a script runs: the alt text of its
+    // images is as hidden as its text.
+    let html = format!(
+        "<style>body {{ visibility: hidden !important; }}</style>\
+         <div><p>{PROSE}</p><p><img src=a.jpg alt='Hidden caption'></p>\
+         <a href=/a><img src=b.jpg alt='Hidden author'></a></div>"
+    );
+    let text = read(&html);
+    assert!(!text.contains("Hidden"), "{text}");
+    let shown = read(&html.replace("hidden !important", "visible"));
+    assert!(shown.contains("![Hidden caption]"), "{shown}");
+}
+
+#[test]
+fn code_loses_shared_indentation_and_blank_runs_only() {
+    let html = format!(
+        "<div><p>{PROSE}</p><pre>\n    fn main() {{\n\n\n        go();\n    }}\n</pre>\
+         <pre>\tif x {{\n  y\n\t}}</pre></div>"
+    );
+    let text = read(&html);
+    assert!(
+        text.contains("```\nfn main() {\n\n    go();\n}\n```"),
+        "{text}"
+    );
+    // Tabs and spaces share no indentation: nothing is taken off.
+    assert!(text.contains("```\n\tif x {\n  y\n\t}\n```"), "{text}");
+}
+
+#[test]
+fn a_long_cell_is_cut_on_a_word_and_never_inside_a_link() {
+    // Wherever the 300-character limit falls, the cell keeps whole markers only.
+    for pad in 0..24 {
+        let links: String = (0..40)
+            .map(|i| format!("<a href=/p{i}>page {i}</a> "))
+            .collect();
+        let html = format!(
+            "<div><p>{PROSE}</p><table><tr><th>Head</th></tr>\
+             <tr><td>{} {links}</td></tr></table></div>",
+            "x".repeat(pad)
+        );
+        let r = read_with(&html, &ReadOptions::default());
+        let row = r
+            .text
+            .lines()
+            .find(|l| l.contains("page 0"))
+            .expect("the row");
+        assert!(row.ends_with("… |"), "{row}");
+        for (i, _) in row.match_indices("](") {
+            let rest = &row[i + 2..];
+            let end = rest.find(')').expect("closed");
+            assert!(
+                rest[1..end].bytes().all(|b| b.is_ascii_digit()),
+                "{pad}: {row}"
+            );
+        }
+        // The refs of the links cut off are not in the map either.
+        assert_eq!(r.refs.len(), row.matches("](e").count(), "{row}");
+    }
 }

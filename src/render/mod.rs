@@ -14,8 +14,6 @@ mod format;
 mod lean;
 mod plan;
 
-pub(crate) use format::{attr_value, quote, MAX_TITLE_CHARS, MAX_URL_CHARS};
-
 use std::borrow::Cow;
 
 use serde::Serialize;
