@@ -188,7 +188,15 @@ pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, Rea
             block_at(blocks, found.order[id.index()])
         }
     };
-    let mut text = header(opts.from);
+    let title = tree.title.as_deref().filter(|t| {
+        opts.from.is_none()
+            && !blocks[first..].iter().take(3).any(|b| {
+                // `## Gold rises [ref=e4]`: the heading's words only.
+                let words = b.text.split(" [ref=").next().unwrap_or("");
+                b.text.starts_with('#') && repeats_title(t, words)
+            })
+    });
+    let mut text = header(opts.from, title);
     let laid = lay_out(&blocks[first..], opts.max_chars_total, text.chars().count());
     let next = laid.cut.and_then(|cut| {
         next_ref(
@@ -279,15 +287,46 @@ fn next_ref(
         .flatten()
 }
 
-/// The first line: `[read]`, and `from=e40` on a continuation. The page's URL and title
-/// stay out of the text (they are in [`ReadResult`]): every character of the budget goes to
-/// the content, whose own headline, when it has one, is its first heading. Whether the read
-/// was cut is its last line's business.
-fn header(from: Option<Ref>) -> String {
-    match from {
-        Some(f) => format!("[read] from={f}"),
-        None => "[read]".to_string(),
+/// The first line: `[read]` and the page title, unless the content opens with a heading
+/// that says it (the article's own headline); `from=e40` on a continuation. The URL, the
+/// main content and the counts are in [`ReadResult`]; whether the read was cut is its last
+/// line's business. (Each header word costs precision on article benchmarks, but a read
+/// whose headline sits outside the content would otherwise not say what page it is.)
+fn header(from: Option<Ref>, title: Option<&str>) -> String {
+    match (from, title) {
+        (Some(f), _) => format!("[read] from={f}"),
+        (None, Some(t)) => format!(
+            "[read] title={}",
+            crate::render::quote(&crate::text::truncate_with_ellipsis(
+                t,
+                crate::render::MAX_TITLE_CHARS
+            ))
+        ),
+        (None, None) => "[read]".to_string(),
     }
+}
+
+/// Readability's `_headerDuplicatesTitle`: a heading whose words are (almost) all in the
+/// title says nothing the title does not.
+fn repeats_title(title: &str, heading: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let title = words(title);
+    let heading = words(heading);
+    let total: usize = heading.iter().map(|w| w.chars().count()).sum();
+    if total == 0 {
+        return false;
+    }
+    let new: usize = heading
+        .iter()
+        .filter(|w| !title.contains(w))
+        .map(|w| w.chars().count())
+        .sum();
+    (new as f32 / total as f32) < 0.25
 }
 
 fn cut_line(max: usize, next: Option<Ref>) -> String {

@@ -52,8 +52,9 @@ fn formats_each_kind_of_block() {
         ],
         "{text}"
     );
-    // The header leaves the page's title and URL to the result's fields.
-    assert!(text.starts_with("[read]\n"), "{text}");
+    // The title (its heading is a section's, not the headline) and not the URL, which the
+    // result's fields carry.
+    assert!(text.starts_with("[read] title=\"Site\"\n"), "{text}");
 }
 
 #[test]
@@ -162,11 +163,10 @@ fn every_budget_holds_and_pieces_cover_the_whole_read() {
             assert!(r.text.chars().count() <= max, "{max}: {}", r.text);
             assert_eq!(r.stats.chars, r.text.chars().count());
             let header = r.text.lines().next().unwrap();
-            let expected = match from {
-                Some(f) => format!("[read] from={f}"),
-                None => "[read]".to_string(),
-            };
-            assert_eq!(header, expected);
+            match from {
+                Some(f) => assert_eq!(header, format!("[read] from={f}")),
+                None => assert!(header.starts_with("[read]"), "{header}"),
+            }
             seen.extend(
                 body(&r.text)
                     .into_iter()
@@ -299,11 +299,10 @@ fn loose_text_of_a_closed_details_stays_out() {
 
 #[test]
 fn images_under_visibility_hidden_say_nothing() {
-    // An anti-flicker rule hides the whole body until a script runs: the alt text of its
-    // images is as hidden as its text.
+    // The alt text of images under `visibility: hidden` is as hidden as the text there.
     let html = format!(
-        "<style>body {{ visibility: hidden !important; }}</style>\
-         <div><p>{PROSE}</p><p><img src=a.jpg alt='Hidden caption'></p>\
+        "<style>.wrap {{ visibility: hidden !important; }}</style><p>{PROSE}</p>\
+         <div class=wrap><p>{PROSE}</p><p><img src=a.jpg alt='Hidden caption'></p>\
          <a href=/a><img src=b.jpg alt='Hidden author'></a></div>"
     );
     let text = read(&html);
@@ -357,4 +356,20 @@ fn a_long_cell_is_cut_on_a_word_and_never_inside_a_link() {
         // The refs of the links cut off are not in the map either.
         assert_eq!(r.refs.len(), row.matches("](e").count(), "{row}");
     }
+}
+
+#[test]
+fn the_header_names_the_page_unless_the_headline_does() {
+    let prose = format!("<p>{PROSE}</p>");
+    let own = read(&format!(
+        "<title>Gold rises | Daily</title><article><h1>Gold rises</h1>{prose}</article>"
+    ));
+    assert!(own.starts_with("[read]\n# Gold rises"), "{own}");
+    let outside = read(&format!(
+        "<title>Gold rises | Daily</title><h1>Gold rises</h1><article>{prose}{prose}</article>"
+    ));
+    assert!(
+        outside.starts_with("[read] title=\"Gold rises | Daily\"\n"),
+        "{outside}"
+    );
 }

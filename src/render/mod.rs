@@ -19,8 +19,10 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::text::truncate_with_ellipsis;
+// The header's title, written the same way by `read`.
 use crate::tree::{Attrs, NodeTree, Ref, TreeNode};
 use crate::walk::DEFAULT_ATTRS;
+pub(crate) use format::{quote, MAX_TITLE_CHARS};
 
 /// Output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
