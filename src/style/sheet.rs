@@ -312,6 +312,176 @@ pub struct Rule {
     pub layer: u16,
 }
 
+/// The property names this stage reads (`content-visibility` contains `visibility`).
+const READ_PROPERTIES: [&[u8]; 5] = [
+    b"display",
+    b"visibility",
+    b"text-transform",
+    b"opacity",
+    b"cursor",
+];
+
+/// `css` without the style rules that cannot set a property this stage reads: a page's
+/// sheet is mostly colours and boxes, and tokenizing all of it was most of the stage's time
+/// (1 MB of CSS on a news page: 55 M instructions). A rule is left out only when its text
+/// has none of the property names in any case, no `@` and no backslash (an escaped name,
+/// `disp\lay`, must reach the parser); rules inside `@media`, `@supports`, `@layer` and
+/// `@container` blocks are filtered the same way, other at-rules are kept whole. Strings,
+/// comments and brackets are followed as CSS tokenizes them, and anything unbalanced keeps
+/// the sheet whole: the parser then sees exactly what the page wrote.
+fn relevant_rules(css: &str) -> std::borrow::Cow<'_, str> {
+    let lower = css.to_ascii_lowercase();
+    let finders = READ_PROPERTIES.map(memchr::memmem::Finder::new);
+    let cx = Filter {
+        css,
+        lower: lower.as_bytes(),
+        finders: &finders,
+    };
+    let mut out = String::with_capacity(css.len() / 2);
+    match cx.rules(0, css.len(), &mut out, 0) {
+        Ok(()) => std::borrow::Cow::Owned(out),
+        Err(()) => std::borrow::Cow::Borrowed(css),
+    }
+}
+
+/// Group rules whose blocks hold style rules (filtered inside, to this nesting depth).
+const GROUP_RULES: [&str; 4] = ["media", "supports", "layer", "container"];
+const MAX_GROUP_DEPTH: u32 = 8;
+
+/// Bytes the filter stops at; it skips the rest in a tight loop.
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let special = b"/\"'{}()[];@\\";
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+struct Filter<'a> {
+    css: &'a str,
+    /// `css` in ASCII lower case, for the property names in any case.
+    lower: &'a [u8],
+    finders: &'a [memchr::memmem::Finder<'static>; 5],
+}
+
+impl Filter<'_> {
+    /// Copies to `out` the rules of `css[from..to]` that may matter.
+    fn rules(&self, from: usize, to: usize, out: &mut String, depth: u32) -> Result<(), ()> {
+        let (css, bytes) = (self.css, self.css.as_bytes());
+        let mut unit_start = from;
+        // Whether the unit holds a `@` or a backslash, and where its block opens.
+        let mut marked = false;
+        let mut block_open = from;
+        let mut closers: Vec<u8> = Vec::new();
+        let mut i = from;
+        while i < to {
+            if !SPECIAL[usize::from(bytes[i])] {
+                i += 1;
+                continue;
+            }
+            let b = bytes[i];
+            match b {
+                b'/' if i + 1 < to && bytes[i + 1] == b'*' => {
+                    let end = memchr::memmem::find(&bytes[i + 2..to], b"*/").ok_or(())?;
+                    i += end + 4;
+                    continue;
+                }
+                b'"' | b'\'' => {
+                    i += 1;
+                    while i < to && bytes[i] != b && bytes[i] != b'\n' {
+                        marked |= bytes[i] == b'\\';
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'@' => marked = true,
+                // An escaped character (`.a\\{`) is part of a name, never a bracket.
+                b'\\' => {
+                    marked = true;
+                    i += 2;
+                    continue;
+                }
+                b'{' => {
+                    if closers.is_empty() {
+                        block_open = i;
+                    }
+                    closers.push(b'}');
+                }
+                b'(' => closers.push(b')'),
+                b'[' => closers.push(b']'),
+                b';' if closers.is_empty() && self.is_at_rule(unit_start, i) => {
+                    // An at-rule statement (`@import`, `@layer a, b;`): kept.
+                    out.push_str(&css[unit_start..=i]);
+                    unit_start = i + 1;
+                    marked = false;
+                }
+                b'}' | b')' | b']' => {
+                    if closers.pop() != Some(b) {
+                        return Err(());
+                    }
+                    if b == b'}' && closers.is_empty() {
+                        self.unit(unit_start, block_open, i, marked, out, depth)?;
+                        unit_start = i + 1;
+                        marked = false;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if !closers.is_empty() || i > to {
+            return Err(());
+        }
+        out.push_str(&css[unit_start..to]);
+        Ok(())
+    }
+
+    /// Whether the unit starting at `start` is an at-rule (its first significant byte `@`).
+    fn is_at_rule(&self, start: usize, end: usize) -> bool {
+        self.css[start..end].trim_start().starts_with('@')
+    }
+
+    /// One unit `css[start..=close]`, its block opening at `open`.
+    fn unit(
+        &self,
+        start: usize,
+        open: usize,
+        close: usize,
+        marked: bool,
+        out: &mut String,
+        depth: u32,
+    ) -> Result<(), ()> {
+        let css = self.css;
+        if self.is_at_rule(start, open) {
+            let keyword = css[start..open]
+                .trim_start()
+                .trim_start_matches('@')
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .next()
+                .unwrap_or("");
+            if depth < MAX_GROUP_DEPTH
+                && GROUP_RULES.iter().any(|k| keyword.eq_ignore_ascii_case(k))
+            {
+                out.push_str(&css[start..=open]);
+                self.rules(open + 1, close, out, depth + 1)?;
+                out.push('}');
+            } else {
+                out.push_str(&css[start..=close]);
+            }
+        } else if marked
+            || self
+                .finders
+                .iter()
+                .any(|f| f.find(&self.lower[start..=close]).is_some())
+        {
+            out.push_str(&css[start..=close]);
+        }
+        Ok(())
+    }
+}
+
 /// The page's sheets, parsed in document order.
 pub struct Sheets<'v> {
     viewport: &'v Viewport,
@@ -333,7 +503,8 @@ impl<'v> Sheets<'v> {
 
     /// Adds one sheet (the text of a `<style>` or of a `data:` stylesheet).
     pub fn add(&mut self, css: &str) {
-        let mut input = Parser::new(css);
+        let css = relevant_rules(css);
+        let mut input = Parser::new(&css);
         let mut top = RuleParser {
             sheets: self,
             depth: 0,
@@ -516,6 +687,74 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_rules_that_cannot_matter_are_left_out() {
+        let keep = |css: &str| relevant_rules(css).into_owned();
+        // Colours go; any spelling of a property read stays.
+        assert_eq!(keep(".a{color:red}.b{DISPLAY:none}"), ".b{DISPLAY:none}");
+        assert_eq!(
+            keep(".a{color:red} .b{cursor:pointer}"),
+            " .b{cursor:pointer}"
+        );
+        // An escaped name, braces in strings, comments and selectors are followed.
+        let escaped = ".a{disp\\lay:none}";
+        assert_eq!(keep(escaped), escaped);
+        assert_eq!(
+            keep(".a::after{content:\"}{\"} .b{display:none}"),
+            " .b{display:none}"
+        );
+        // (A comment goes with the rule after it.)
+        assert_eq!(
+            keep("/* { */.a{color:red}.b\\{{display:none}"),
+            ".b\\{{display:none}"
+        );
+        // Group rules are filtered inside; other at-rules and statements are kept whole.
+        assert_eq!(
+            keep("@layer x;@media (min-width:1px){.a{color:red}.b{opacity:0}}"),
+            "@layer x;@media (min-width:1px){.b{opacity:0}}"
+        );
+        let font = "@font-face{font-family:x}";
+        assert_eq!(keep(font), font);
+        // Unbalanced: the parser sees what the page wrote.
+        for broken in [".a{color:red", ".a{color:red}}", ".a{x:(}", "/* open"] {
+            assert_eq!(keep(broken), broken);
+        }
+    }
+
+    #[test]
+    fn leaving_rules_out_changes_no_computed_style() {
+        let css =
+            "@media (max-width:600px){.m{display:none}} .a{color:red} .b .c{visibility:hidden}\
+                   .d{text-transform:uppercase} @supports (x:y){.e{display:none}.f{margin:0}}";
+        let whole = {
+            let v = Viewport::default();
+            let mut s = Sheets::new(&v);
+            let mut input = Parser::new(css);
+            let mut top = RuleParser {
+                sheets: &mut s,
+                depth: 0,
+                layer: u16::MAX,
+                layer_name: String::new(),
+            };
+            for _ in StyleSheetParser::new(&mut input, &mut top) {}
+            s.rules
+                .iter()
+                .map(|r| (format!("{:?}", r.decls), r.order, r.layer))
+                .collect::<Vec<_>>()
+        };
+        let v = Viewport::default();
+        let mut s = Sheets::new(&v);
+        s.add(css);
+        let filtered: Vec<_> = s
+            .rules
+            .iter()
+            .map(|r| (format!("{:?}", r.decls), r.order, r.layer))
+            .collect();
+        assert_eq!(whole, filtered);
+        // `.b .c`, `.d`, `.e` (the `@media` is for narrow screens).
+        assert_eq!(filtered.len(), 3);
+    }
+
     use super::*;
 
     #[test]
