@@ -595,14 +595,22 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
                 }
             }
             let fixed = ancestors_cost + delta_runs * stub_cost;
-            let line = format::node_line(cx, plan, i, false, None);
-            let cost = (line.text.chars().count() + 1) as isize;
-            let mut cut = None;
             let avail = if main_text && plan.prose[i] {
                 remaining - main_reserve
             } else {
                 remaining
             };
+            // Once the budget is nearly spent, most lines of a big page cannot fit: a lower
+            // bound on the line's length rejects them without formatting it. (Main text is
+            // cut to fit when 60 characters are left, so only below that.)
+            let may_cut = main_text && avail - fixed - 1 >= 60;
+            if !may_cut && fixed + line_lower_bound(opts, plan, flat[i].node, i) > avail {
+                note(TruncateReason::MaxCharsTotal);
+                continue;
+            }
+            let line = format::node_line(cx, plan, i, false, None);
+            let cost = (line.text.chars().count() + 1) as isize;
+            let mut cut = None;
             if fixed + cost > avail {
                 // Main text at the end of its share is cut on a word boundary, not dropped.
                 let room = avail - fixed - 1;
@@ -722,6 +730,33 @@ fn emit(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'_>) -
         i = j;
     }
     shown
+}
+
+/// A lower bound on the length of `flat[i]`'s line with its newline: indent, `- `, role,
+/// and its name or text at a quarter of its bytes (UTF-8 has at most four per character),
+/// within half the cap on text outside the main content (text cut at the cap goes back to
+/// a word boundary, never below half of it).
+fn line_lower_bound(opts: &RenderOptions, plan: &plan::Plan, node: &TreeNode, i: usize) -> isize {
+    let role = if node.is_text_run() {
+        "text"
+    } else {
+        node.role.as_deref().unwrap_or("generic")
+    };
+    // Label words said beside their field are left out of a text line.
+    let words = if plan.text_override.contains_key(&i) {
+        0
+    } else {
+        node.name
+            .as_deref()
+            .or(node.text.as_deref())
+            .map_or(0, |t| (t.len() / 4).min(opts.max_text_per_node / 2))
+    };
+    // JSON lines carry their depth as a number, not as indentation.
+    let indent = match opts.format {
+        Format::Text => 2 * plan.depth[i] as usize,
+        _ => 0,
+    };
+    (indent + 2 + role.len() + words + 1) as isize
 }
 
 /// Elements the list leaves out because another line says them: the copy of a repeated
