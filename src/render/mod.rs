@@ -603,7 +603,7 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
             // Once the budget is nearly spent, most lines of a big page cannot fit: a lower
             // bound on the line's length rejects them without formatting it. (Main text is
             // cut to fit when 60 characters are left, so only below that.)
-            let may_cut = main_text && avail - fixed - 1 >= 60;
+            let may_cut = main_text && avail - fixed > 60;
             if !may_cut && fixed + line_lower_bound(opts, plan, flat[i].node, i) > avail {
                 note(TruncateReason::MaxCharsTotal);
                 continue;
