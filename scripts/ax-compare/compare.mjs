@@ -4,10 +4,12 @@
 //   npm ci --prefix scripts/ax-compare          (playwright-core only: no browser download)
 //   cargo build --release
 //   node scripts/ax-compare/compare.mjs [CORPUS_DIR] [--out report.json] [--page FILE]
-//        [--no-page-css] [--bin PATH]
+//        [--no-page-css] [--bin PATH] [--truth DIR]
 //
 // --no-page-css passes the flag to `snapshot`; --bin compares another build (e.g. an older
-// commit's target/release/agent-snapshot).
+// commit's target/release/agent-snapshot). --truth DIR keeps Chromium's side of each page in
+// DIR (one JSON file per page) and reads it from there on later runs: comparing a change to the
+// renderer then takes seconds, not minutes, and needs no browser.
 //
 // Each page is compared with its <script> elements removed (Chromium then sees the same
 // static page as the offline walk). Chromium's tree comes from CDP
@@ -15,7 +17,7 @@
 // separately ("css-hidden"): that is the difference offline parsing cannot see.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +33,8 @@ const binIdx = args.indexOf("--bin");
 const binArg = binIdx >= 0 ? args.splice(binIdx, 2)[1] : null;
 const cssIdx = args.indexOf("--no-page-css");
 const treeFlags = cssIdx >= 0 ? args.splice(cssIdx, 1) : [];
+const truthIdx = args.indexOf("--truth");
+const truthDir = truthIdx >= 0 ? resolve(args.splice(truthIdx, 2)[1]) : null;
 const corpus = resolve(args[0] ?? join(repo, "../shared/corpus"));
 const bin = binArg ? resolve(binArg) : join(repo, "target/release/agent-snapshot");
 const INTERACTIVE = new Set(["button", "link", "textbox", "checkbox", "radio", "combobox", "listbox",
@@ -136,16 +140,35 @@ function take(m, k) {
   return true;
 }
 
+// Chromium's side of a page: from the --truth cache when it has the page, else from the
+// browser (started on first use), then kept in the cache.
+let browser = null, page = null;
+async function truth(file, url) {
+  const cached = truthDir && join(truthDir, file + ".json");
+  if (cached && existsSync(cached)) {
+    const t = JSON.parse(readFileSync(cached, "utf8"));
+    return { shown: t.shown, cssHidden: new Set(t.cssHidden) };
+  }
+  if (!page) {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"],
+    });
+    // Offline pages: block every network request so a page cannot wait on the outside world.
+    const context = await browser.newContext({ javaScriptEnabled: true });
+    await context.route(/^(?!file:).*/, (route) => route.abort());
+    page = await context.newPage();
+  }
+  const t = await chromes(page, url);
+  if (cached) {
+    mkdirSync(truthDir, { recursive: true });
+    writeFileSync(cached, JSON.stringify({ shown: t.shown, cssHidden: [...t.cssHidden] }));
+  }
+  return t;
+}
+
 const categories = manifest();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic"],
-});
-// Offline pages: block every network request so a page cannot wait on the outside world.
-const context = await browser.newContext({ javaScriptEnabled: true });
-await context.route(/^(?!file:).*/, (route) => route.abort());
-const page = await context.newPage();
 const tmp = mkdtempSync(join(tmpdir(), "ax-compare-"));
 const perCategory = {};
 const perPage = [];
@@ -162,7 +185,7 @@ for (const file of readdirSync(corpus).filter((f) => f.endsWith(".html") && (!on
     const o = ours(stripped);
     mine = o.keys;
     if (withFormats) shown = rendered(stripped, o.byRef);
-    theirs = await chromes(page, "file://" + stripped);
+    theirs = await truth(file, "file://" + stripped);
   } catch (e) {
     console.error(`${file}: ${e.message}`);
     continue;
@@ -195,7 +218,7 @@ for (const file of readdirSync(corpus).filter((f) => f.endsWith(".html") && (!on
   for (const k of misses.slice(0, 3)) missSamples.push(`${file}: ${k.replace("\u0000", " ")}`);
   for (const k of extras.slice(0, 3)) extraSamples.push(`${file}: ${k.replace("\u0000", " ")}`);
 }
-await browser.close();
+await browser?.close();
 
 const pct = (a, b) => (b === 0 ? 100 : (100 * a) / b).toFixed(1);
 console.log("category   pages  recall  precision  (precision without css-hidden)  css-hidden");

@@ -748,6 +748,10 @@ fn json_line(depth: usize, h: &Head<'_>, content: &str) -> String {
     serde_json::to_string(&line).unwrap_or_default()
 }
 
+/// A name on a list line is cut here: the list is the cheapest view per element, a
+/// headline's first dozen words tell it apart, and the `text` query gives the rest.
+const LIST_NAME: usize = 80;
+
 /// A line of the flat element list: role, name, states, ref.
 pub(super) fn list_line(cx: &Ctx<'_>, i: usize) -> String {
     let node = cx.flat[i].node;
@@ -756,20 +760,20 @@ pub(super) fn list_line(cx: &Ctx<'_>, i: usize) -> String {
         .as_deref()
         .or(node.text.as_deref())
         .filter(|n| !n.is_empty());
-    // An element without a name says what it is by one attribute: where a link goes, what a
-    // field is for.
+    // A field without a name says what it is for. A link's href stays in the ref map: on the
+    // list, hrefs cost more characters than the nameless links they describe are worth.
     let attrs = match name {
         Some(_) => Vec::new(),
         None => head(cx, i, None)
             .attrs
             .into_iter()
-            .filter(|(a, _)| matches!(*a, "href" | "placeholder" | "name" | "src"))
+            .filter(|(a, _)| matches!(*a, "placeholder" | "name"))
             .take(1)
             .collect(),
     };
     let h = Head {
         role: node.role.as_deref().unwrap_or("generic"),
-        name: name.map(|n| truncate_with_ellipsis(n, cx.opts.max_text_per_node)),
+        name: name.map(|n| truncate_with_ellipsis(n, cx.opts.max_text_per_node.min(LIST_NAME))),
         attrs,
         level: node.level,
         states: node.states,

@@ -759,50 +759,14 @@ fn line_lower_bound(opts: &RenderOptions, plan: &plan::Plan, node: &TreeNode, i:
     (indent + 2 + role.len() + words + 1) as isize
 }
 
-/// Elements the list leaves out because another line says them: the copy of a repeated
-/// link group (the mobile menu), a link with the name and target of an earlier one (a
-/// product's image and title), and the options of a select (chosen by label on the
-/// select's own line).
-fn said_elsewhere(flat: &[Flat<'_>], plan: &plan::Plan) -> Vec<bool> {
-    let mut said = vec![false; flat.len()];
-    let mut seen_links: std::collections::HashSet<(&str, &str)> = Default::default();
-    let mut i = 1;
-    while i < flat.len() {
-        if plan.repeats[i].is_some() {
-            let end = flat[i].end as usize;
-            said[i..end].iter_mut().for_each(|s| *s = true);
-            i = end;
-            continue;
-        }
-        let node = flat[i].node;
-        match node.role.as_deref() {
-            Some("link") => {
-                let name = node.name.as_deref().unwrap_or("");
-                let href = node.attrs.get("href").unwrap_or("");
-                said[i] = !name.is_empty() && !seen_links.insert((name, href));
-            }
-            Some("option") => {
-                let p = flat[i].parent as usize;
-                let select = |k: usize| plan::option_list(flat, k);
-                said[i] = select(p) || (p != 0 && select(flat[p].parent as usize));
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    said
-}
-
 /// `--format list`: one line per interactive element, chosen by the same priorities, in
 /// document order, and one last line for what did not fit.
 fn emit_list(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'_>) -> Vec<usize> {
     let flat = cx.flat;
     let opts = cx.opts;
-    let said = said_elsewhere(flat, plan);
     let listed = |i: usize| {
         let node = flat[i].node;
         cx.refs_ok[i]
-            && !said[i]
             && (node.cursor_interactive
                 || node.role.as_deref().is_some_and(|r| {
                     crate::aria::roles::category(r) == crate::aria::roles::Category::Interactive
