@@ -632,8 +632,6 @@ pub(super) fn node_line(
             .map(|t| cut_words(&clean(t), text_limit))
             .unwrap_or_default()
     };
-    // The name is left out where the content says it already (a heading over a link of the
-    // same words, a row named by its cells).
     // The name is left out where the content says it already: a name computed from the
     // content (a cell, a heading over a link of the same words, a row named by its cells).
     let name = node.name.as_deref().filter(|n| {
@@ -641,7 +639,14 @@ pub(super) fn node_line(
         !(shows_content && crate::aria::roles::allows_name_from_content(role) || role == "row")
             || !said_by_content(flat, i, n)
     });
-    let h = head(cx, i, name);
+    let mut h = head(cx, i, name);
+    // A list item or cell of an article (the main content found on the page) shown whole
+    // needs no ref of its own: the line says all the `text` query would, and its links
+    // carry their refs. (Cut or folded, it keeps the ref that gets the rest.) The ref stays
+    // in the tree: refs never renumber.
+    if in_main && plan.main != 0 && cut.is_none() && !container && says_all(role) {
+        h.ref_ = None;
+    }
     if h.ref_.is_some() {
         refs.insert(0, i);
     }
@@ -677,6 +682,14 @@ pub(super) fn node_line(
         }
     };
     Line { text, refs }
+}
+
+/// Roles whose whole line in the main content is all there is to them (see `node_line`).
+fn says_all(role: &str) -> bool {
+    matches!(
+        role,
+        "listitem" | "cell" | "gridcell" | "rowheader" | "columnheader"
+    )
 }
 
 /// A `- text: …` line (or its JSON object).
@@ -894,10 +907,15 @@ pub(super) fn stub_line(cx: &Ctx<'_>, plan: &Plan, members: &[usize], depth: usi
             )
         }
         None => {
+            // (A run of one, a lone text, needs no count.)
+            let items = match f.items {
+                1 => String::new(),
+                n => format!("{n} items: "),
+            };
             let what = if range.is_empty() {
-                format!("folded: {} items: {summary}", f.items)
+                format!("folded: {items}{summary}")
             } else {
-                format!("folded: {} items: {summary}; {range}", f.items)
+                format!("folded: {items}{summary}; {range}")
             };
             ("...", None, None, what)
         }

@@ -493,15 +493,27 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
         (plan::P_ASIDE, Stage::All),
         (plan::P_CHROME, Stage::All),
     ];
-    // Main text leaves a tenth of the budget to the rest of the page (its controls, the
-    // way around it), when there is a rest: a long article must not hide every control.
+    // Main text leaves room to the rest of the page, when there is a rest: a long article
+    // must not hide every control. The room is what the controls after the key forms take
+    // (at a lower bound per line, plus a ref and an attribute), and a fortieth of the budget
+    // for the way around the page (stub lines with ref ranges); never over a tenth. A page
+    // without such controls gives its article the rest: a flat tenth held back 1 200
+    // characters that chart labels and comment metadata then took.
     let rest_pending = (1..n).any(|i| {
         plan.kind[i] == plan::Kind::Line
             && !plan.prose[i]
             && flat[i].node.role.as_deref() != Some("heading")
     });
     let main_reserve = if rest_pending {
-        budget as isize / 10
+        let controls: isize = (1..n)
+            .filter(|&i| {
+                plan.kind[i] == plan::Kind::Line
+                    && plan.prio[i] != plan::P_KEY
+                    && plan::is_control(plan::role_of(flat[i].node))
+            })
+            .map(|i| line_lower_bound(opts, plan, flat[i].node, i) + 24)
+            .sum();
+        (budget as isize / 40 + controls).min(budget as isize / 10)
     } else {
         0
     };

@@ -89,31 +89,75 @@ const KEY_FIELD_WORDS: &[&str] = &[
     "phone",
 ];
 
+/// Words that name a search button.
+const SEARCH_WORDS: &[&str] = &["search", "suche", "recherche", "buscar", "搜索", "検索"];
+
+/// Words that say a field is for an e-mail address only. A form whose only key field is
+/// one of these may be a mailing-list sign-up or a comment form rather than a recovery
+/// form (see `form_clusters`).
+const EMAIL_WORDS: &[&str] = &["email", "e-mail", "mail"];
+
+/// Words on a form's button or label that make it a mailing-list sign-up (Formasaurus'
+/// "join mailing list"), which no task on the page is likely to need first.
+const MAILING_WORDS: &[&str] = &[
+    "subscribe",
+    "newsletter",
+    "abonn",
+    "suscrib",
+    "iscriviti",
+    "訂閱",
+    "订阅",
+];
+
+/// What makes a field key: a task on this page most likely needs it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Key {
+    No,
+    /// An e-mail field: key for recovery and registration, not for a newsletter.
+    Email,
+    /// A password, user-name or search field.
+    Strong,
+}
+
 /// A field a task on this page most likely needs: a password, e-mail, user-name or search
 /// field.
-fn is_key_field(n: &TreeNode) -> bool {
+fn key_of(n: &TreeNode) -> Key {
     let role = n.role.as_deref().unwrap_or("");
     if role == "searchbox" {
-        return true;
+        return Key::Strong;
+    }
+    // A run of selects and a "Search" button is a search form (filters by category, year…).
+    if role == "button" {
+        let name = n.name.as_deref().unwrap_or("").to_lowercase();
+        return if SEARCH_WORDS.iter().any(|w| name.contains(w)) {
+            Key::Strong
+        } else {
+            Key::No
+        };
     }
     if !matches!(role, "textbox" | "combobox") {
-        return false;
+        return Key::No;
     }
     let ty = n.attrs.get("type").unwrap_or("").trim();
-    if ["password", "email", "search"]
+    if ["password", "search"]
         .iter()
         .any(|t| ty.eq_ignore_ascii_case(t))
     {
-        return true;
+        return Key::Strong;
     }
     let name_attr = n.attrs.get("name").unwrap_or("").trim();
     if ["q", "s", "k", "p", "wd", "query"]
         .iter()
         .any(|t| name_attr.eq_ignore_ascii_case(t))
     {
-        return true;
+        return Key::Strong;
     }
-    [
+    let mut key = if ty.eq_ignore_ascii_case("email") {
+        Key::Email
+    } else {
+        Key::No
+    };
+    for s in [
         n.attrs.get("name"),
         n.name.as_deref(),
         n.attrs.get("placeholder"),
@@ -121,10 +165,28 @@ fn is_key_field(n: &TreeNode) -> bool {
     ]
     .into_iter()
     .flatten()
-    .any(|s| {
+    {
         let s = s.to_lowercase();
-        KEY_FIELD_WORDS.iter().any(|w| s.contains(w))
-    })
+        for w in KEY_FIELD_WORDS.iter().filter(|w| s.contains(*w)) {
+            key = key.max(if EMAIL_WORDS.contains(w) {
+                Key::Email
+            } else {
+                Key::Strong
+            });
+        }
+    }
+    key
+}
+
+/// A button or label that names a mailing-list sign-up.
+fn says_mailing(n: &TreeNode) -> bool {
+    [n.name.as_deref(), n.text.as_deref(), n.attrs.get("value")]
+        .into_iter()
+        .flatten()
+        .any(|s| {
+            let s = s.to_lowercase();
+            MAILING_WORDS.iter().any(|w| s.contains(w))
+        })
 }
 
 /// Words that mark a cookie or consent block (it ranks with the page's chrome, however
@@ -153,6 +215,10 @@ pub(super) struct Counts {
     pub blocks: u32,
     /// A key field in the subtree.
     pub key_field: bool,
+    /// A key field in the subtree that is more than an e-mail field (see `Key`).
+    pub strong_key: bool,
+    /// A multi-line text field (`<textarea>`) in the subtree: a comment or contact form.
+    pub multiline: bool,
     /// Order-sensitive hash of the subtree's links (name and href); 0 without links.
     pub link_sig: u64,
 }
@@ -232,7 +298,10 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
         if own_text > 0 && role != "link" {
             c.blocks += 1;
         }
-        c.key_field |= is_key_field(node);
+        let key = key_of(node);
+        c.key_field |= key != Key::No;
+        c.strong_key |= key == Key::Strong;
+        c.multiline |= node.tag == "textarea";
         counts[i] = c;
         if i > 0 {
             let p = flat[i].parent as usize;
@@ -244,6 +313,8 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
             pc.refs += c.refs;
             pc.blocks += c.blocks;
             pc.key_field |= c.key_field;
+            pc.strong_key |= c.strong_key;
+            pc.multiline |= c.multiline;
             if c.link_sig != 0 {
                 pc.link_sig = fnv(pc.link_sig, &c.link_sig.to_le_bytes());
             }
@@ -546,15 +617,55 @@ impl Plan {
         }
         form_clusters(flat, &kind, &counts, &mut prio);
 
-        let prose = (0..n)
+        let mut prose = (0..n)
             .map(|i| {
                 let c = counts[i];
+                // A table row is one line of its cells: text of the article when the table
+                // is (a list of films, of results), so it ranks with paragraphs, not after
+                // the references below it.
                 kind[i] == Kind::Line
                     && c.text >= 40
                     && c.link_text * 2 < c.text
-                    && (flat[i].node.is_text_run() || scores_as_block(flat[i].node))
+                    && (scores_as_block(flat[i].node) || role_of(flat[i].node) == "row")
             })
-            .collect();
+            .collect::<Vec<bool>>();
+        // The items of a list that holds prose read as one text: a short item ("2021
+        // planning underway") or one made mostly of its links ("[Bug 1678173] fixed") stays
+        // with its siblings. Alone, it would be folded into a stub line as long as itself.
+        // (Three quarters of link text still marks a list of links.)
+        // So does a short text between two paragraphs ("Advertising", a pull quote's
+        // credit): alone it would leave a stub line longer than itself in the article.
+        let mut holds_prose = vec![false; n];
+        let mut prev_sibling = vec![usize::MAX; n];
+        let mut last_child = vec![usize::MAX; n];
+        for i in 1..n {
+            let p = flat[i].parent as usize;
+            holds_prose[p] |= prose[i];
+            prev_sibling[i] = last_child[p];
+            last_child[p] = i;
+        }
+        let next_sibling = |i: usize| {
+            let e = flat[i].end as usize;
+            (e < n && flat[e].parent == flat[i].parent).then_some(e)
+        };
+        let is_prose = |prose: &[bool], j: Option<usize>| j.is_some_and(|j| prose[j]);
+        for i in 1..n {
+            let c = counts[i];
+            if prose[i]
+                || kind[i] != Kind::Line
+                || c.text == 0
+                || u64::from(c.link_text) * 4 >= u64::from(c.text) * 3
+            {
+                continue;
+            }
+            let in_prose_list =
+                role_of(flat[i].node) == "listitem" && holds_prose[flat[i].parent as usize];
+            let prev = Some(prev_sibling[i]).filter(|&j| j != usize::MAX);
+            let between = is_prose(&prose, prev) && is_prose(&prose, next_sibling(i));
+            if in_prose_list || between {
+                prose[i] = true;
+            }
+        }
         // Headings before each flat position, to count a subtree's in O(1).
         let mut headings_before = Vec::with_capacity(n + 1);
         headings_before.push(0u32);
@@ -696,13 +807,24 @@ fn single_content_child(flat: &[Flat<'_>], i: usize, content: &impl Fn(usize) ->
 /// role, so it is not in the tree): a run of controls in document order, with short texts
 /// and at most two links between them (labels, "Forgot password?"). A run that holds a key
 /// field comes first, whole: its fields, their labels and its submit button.
+///
+/// A run whose only key field is an e-mail field comes first only when it reads like a
+/// recovery or registration form: not with a multi-line field (a comment or contact form),
+/// not when a button or label says "subscribe" or "newsletter", and not in a sidebar or the
+/// page's chrome, where such a form is the newsletter sign-up. The shared forms set labels
+/// comment and mailing-list forms apart from the key kinds for the same reason: they hold
+/// an e-mail field and no task needs them first.
 fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut [u8]) {
     let mut start: Option<usize> = None;
     let mut members: Vec<usize> = Vec::new();
-    let mut key = false;
     let mut links_in_row = 0;
-    let close = |members: &mut Vec<usize>, key: &mut bool, prio: &mut [u8]| {
-        if *key {
+    let close = |members: &mut Vec<usize>, prio: &mut [u8]| {
+        let any = |f: &dyn Fn(usize) -> bool| members.iter().any(|&m| f(m));
+        let key = any(&|m| counts[m].strong_key)
+            || (any(&|m| counts[m].key_field)
+                && !any(&|m| counts[m].multiline || says_mailing(flat[m].node))
+                && any(&|m| !matches!(prio[m], P_ASIDE | P_CHROME)));
+        if key {
             for &m in members.iter() {
                 if prio[m] != P_CHROME || counts[m].key_field {
                     prio[m] = P_KEY;
@@ -710,7 +832,6 @@ fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut
             }
         }
         members.clear();
-        *key = false;
     };
     for i in 1..flat.len() {
         if kind[i] != Kind::Line {
@@ -731,22 +852,28 @@ fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut
             start.is_some() && text_len < 60 && role != "heading"
         };
         if !member {
-            close(&mut members, &mut key, prio);
+            close(&mut members, prio);
             start = None;
             links_in_row = 0;
             continue;
         }
+        // A run does not cross into another region (the sidebar's sign-up after the
+        // header's search): it keeps the priority class it started in.
+        if start.is_some_and(|s| prio[s] != prio[i]) {
+            close(&mut members, prio);
+            start = None;
+            links_in_row = 0;
+        }
         if start.is_none() {
             start = Some(i);
         }
-        key |= counts[i].key_field;
         members.push(i);
         if members.len() >= 40 {
-            close(&mut members, &mut key, prio);
+            close(&mut members, prio);
             start = None;
         }
     }
-    close(&mut members, &mut key, prio);
+    close(&mut members, prio);
 }
 
 /// The estimated cost of a stub line (it is written only at the end, once the runs are

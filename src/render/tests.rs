@@ -303,3 +303,77 @@ fn list_lines_are_short() {
     assert!(lines[1].starts_with("- link [ref="), "{text}");
     assert!(lines[2].starts_with("- textbox [name=q] [ref="), "{text}");
 }
+
+#[test]
+fn an_article_list_item_shown_whole_needs_no_ref() {
+    let long = "word ".repeat(60);
+    let html = format!(
+        "<nav><ul><li>Home and away <a href=/a>A</a></ul></nav>\
+         <main><h1>T</h1><p>{long}</p><ul><li>Short item with <a href=/x>a link</a></ul></main>"
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let r = doc.snapshot(&RenderOptions::default());
+    // The main content's item says all there is; its link keeps its ref.
+    assert!(
+        r.text.contains("- listitem: Short item with [a link](e"),
+        "{}",
+        r.text
+    );
+    // Outside the main content an item's text may be cut: it keeps the ref that gets the rest.
+    assert!(r.text.contains("- listitem [ref=e"), "{}", r.text);
+    let in_text = r.text.matches("[ref=").count() + r.text.matches("](e").count();
+    assert_eq!(in_text, r.refs.len(), "{}", r.text);
+}
+
+#[test]
+fn a_short_text_between_paragraphs_stays_with_them() {
+    // Cut by the budget, the article's text goes in order: the one-word line between two
+    // paragraphs is not left to a stub line longer than itself.
+    let para = |w: &str| format!("<p>{}</p>", format!("{w} ").repeat(40));
+    let html = format!(
+        "<main><h1>T</h1>{}<div>Advertising</div>{}{}</main><footer><a href=/f>F</a></footer>",
+        para("alpha"),
+        para("beta"),
+        para("gamma").repeat(30)
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let r = doc.snapshot(&RenderOptions {
+        max_chars_total: 2_000,
+        ..Default::default()
+    });
+    assert!(r.text.contains("- text: Advertising\n"), "{}", r.text);
+    assert!(!r.text.contains("(folded: 1 items"), "{}", r.text);
+}
+
+#[test]
+fn forms_a_task_needs_rank_first_and_others_with_their_region() {
+    let html =
+        "<form><select name=year><option>2024<option>2025</select><button>Search</button></form>\
+         <aside><form><input type=email name=news placeholder='Your email'>\
+         <button>Subscribe</button></form></aside>\
+         <main><h1>Forgot your password?</h1>\
+         <form><input type=email name=email placeholder=Email><button>Reset</button></form>\
+         <p>Comments are read by an editor and moderated before they appear on the page.</p>\
+         <form><textarea name=comment></textarea><input type=email name=cemail placeholder=Email>\
+         <button>Post comment</button></form>\
+         <p>Get the week's best stories by mail, every Sunday morning, free of charge.</p>\
+         <form><input type=email name=weekly><button>Subscribe</button></form></main>";
+    let doc = crate::Document::parse(html, &crate::TreeOptions::default());
+    let flat = super::flatten(&doc.tree().tree);
+    let refs_ok = vec![true; flat.len()];
+    let plan = plan::Plan::new(&flat, &refs_ok, &RenderOptions::default());
+    let prio = |name: &str| {
+        let i = (0..flat.len())
+            .find(|&i| flat[i].node.attrs.get("name") == Some(name))
+            .unwrap_or_else(|| panic!("no field {name}"));
+        plan.prio[i]
+    };
+    // A search by selects and a "Search" button, and a recovery form: first.
+    assert_eq!(prio("year"), plan::P_KEY);
+    assert_eq!(prio("email"), plan::P_KEY);
+    // An e-mail field in a comment form, a newsletter sign-up, or a sidebar: with the
+    // region it stands in.
+    assert_eq!(prio("cemail"), plan::P_MAIN);
+    assert_eq!(prio("weekly"), plan::P_MAIN);
+    assert_eq!(prio("news"), plan::P_ASIDE);
+}
