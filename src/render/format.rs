@@ -633,11 +633,14 @@ pub(super) fn node_line(
             .unwrap_or_default()
     };
     // The name is left out where the content says it already: a name computed from the
-    // content (a cell, a heading over a link of the same words, a row named by its cells).
+    // content (a cell, a heading over a link of the same words, a row named by its cells),
+    // or a figure's caption on the figure's own line (its image's alt often repeats it).
     let name = node.name.as_deref().filter(|n| {
         let shows_content = !content.is_empty() || container;
-        !(shows_content && crate::aria::roles::allows_name_from_content(role) || role == "row")
-            || !said_by_content(flat, i, n)
+        let from_content = crate::aria::roles::allows_name_from_content(role)
+            || role == "row"
+            || (role == "figure" && !container);
+        !(shows_content && from_content && said_by_content(flat, i, n))
     });
     let mut h = head(cx, i, name);
     // A list item or cell of an article (the main content found on the page) shown whole

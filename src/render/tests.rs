@@ -377,3 +377,14 @@ fn forms_a_task_needs_rank_first_and_others_with_their_region() {
     assert_eq!(prio("weekly"), plan::P_MAIN);
     assert_eq!(prio("news"), plan::P_ASIDE);
 }
+
+#[test]
+fn a_figure_line_says_its_caption_once() {
+    let html =
+        "<main><h1>Harbour</h1><figure><img src=boat.jpg alt='The schooner Polaris at dawn'>\
+        <figcaption>The schooner Polaris at dawn</figcaption></figure></main>";
+    let doc = crate::Document::parse(html, &crate::TreeOptions::default());
+    let text = doc.snapshot(&RenderOptions::default()).text;
+    assert_eq!(text.matches("schooner Polaris").count(), 2, "{text}");
+    assert!(text.contains("- figure: "), "{text}");
+}
