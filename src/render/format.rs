@@ -503,6 +503,24 @@ fn row_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -> S
 /// Whether the subtree's own words (texts and leaf names, in order) say `name` already.
 /// Reads only as far as `name` could reach.
 fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
+    // Most names computed from content are the content, word for word: checked first,
+    // character by character, without building either string.
+    let content = flat[i + 1..flat[i].end as usize].iter().flat_map(|f| {
+        let n = f.node;
+        n.text
+            .as_deref()
+            .or(n.name.as_deref().filter(|_| n.children.is_empty()))
+            .unwrap_or("")
+            .chars()
+    });
+    let mut content = content.filter(|c| c.is_alphanumeric());
+    if name
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .all(|c| content.next() == Some(c))
+    {
+        return true;
+    }
     let alnum = |s: &str| -> String { s.chars().filter(|c| c.is_alphanumeric()).collect() };
     let want = alnum(name);
     if want.is_empty() {

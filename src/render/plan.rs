@@ -127,9 +127,14 @@ fn key_of(n: &TreeNode) -> Key {
         return Key::Strong;
     }
     // A run of selects and a "Search" button is a search form (filters by category, year…).
+    // (Every button is asked: compared without lower-casing a copy of each name.)
     if role == "button" {
-        let name = n.name.as_deref().unwrap_or("").to_lowercase();
-        return if SEARCH_WORDS.iter().any(|w| name.contains(w)) {
+        let name = n.name.as_deref().unwrap_or("").as_bytes();
+        let says = |w: &str| {
+            let w = w.as_bytes();
+            name.len() >= w.len() && name.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w))
+        };
+        return if SEARCH_WORDS.iter().any(|w| says(w)) {
             Key::Strong
         } else {
             Key::No
@@ -301,7 +306,7 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
         let key = key_of(node);
         c.key_field |= key != Key::No;
         c.strong_key |= key == Key::Strong;
-        c.multiline |= node.tag == "textarea";
+        c.multiline |= role == "textbox" && node.tag == "textarea";
         counts[i] = c;
         if i > 0 {
             let p = flat[i].parent as usize;
@@ -635,24 +640,28 @@ impl Plan {
         // (Three quarters of link text still marks a list of links.)
         // So does a short text between two paragraphs ("Advertising", a pull quote's
         // credit): alone it would leave a stub line longer than itself in the article.
+        // (Only the main content's lines: prose ranks only there.)
         let mut holds_prose = vec![false; n];
-        let mut prev_sibling = vec![usize::MAX; n];
-        let mut last_child = vec![usize::MAX; n];
+        let mut prev_sibling = vec![u32::MAX; n];
+        let mut last_child = vec![u32::MAX; n];
         for i in 1..n {
+            if !in_main[i] || kind[i] != Kind::Line {
+                continue;
+            }
             let p = flat[i].parent as usize;
             holds_prose[p] |= prose[i];
             prev_sibling[i] = last_child[p];
-            last_child[p] = i;
+            last_child[p] = i as u32;
         }
-        let next_sibling = |i: usize| {
+        let next_is_prose = |prose: &[bool], i: usize| {
             let e = flat[i].end as usize;
-            (e < n && flat[e].parent == flat[i].parent).then_some(e)
+            e < n && flat[e].parent == flat[i].parent && prose[e]
         };
-        let is_prose = |prose: &[bool], j: Option<usize>| j.is_some_and(|j| prose[j]);
         for i in 1..n {
             let c = counts[i];
-            if prose[i]
+            if !in_main[i]
                 || kind[i] != Kind::Line
+                || prose[i]
                 || c.text == 0
                 || u64::from(c.link_text) * 4 >= u64::from(c.text) * 3
             {
@@ -660,8 +669,8 @@ impl Plan {
             }
             let in_prose_list =
                 role_of(flat[i].node) == "listitem" && holds_prose[flat[i].parent as usize];
-            let prev = Some(prev_sibling[i]).filter(|&j| j != usize::MAX);
-            let between = is_prose(&prose, prev) && is_prose(&prose, next_sibling(i));
+            let prev = prev_sibling[i];
+            let between = prev != u32::MAX && prose[prev as usize] && next_is_prose(&prose, i);
             if in_prose_list || between {
                 prose[i] = true;
             }
