@@ -15,6 +15,7 @@ mod lean;
 mod plan;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde::Serialize;
 
@@ -401,11 +402,11 @@ fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> Snapsh
     let shown = if opts.format == Format::List {
         emit_list(&cx, &plan, &mut out)
     } else {
-        choose(&cx, &mut plan, out.budget());
+        let mut lines = choose(&cx, &mut plan, out.budget());
         for r in plan.reasons.iter().copied() {
             out.reason(r);
         }
-        emit(&cx, &plan, &mut out)
+        emit(&cx, &plan, &mut lines, &mut out)
     };
     let refs = shown
         .into_iter()
@@ -426,7 +427,13 @@ const END_RESERVE: usize = 40;
 /// Pass 3 of the plan: priority classes in turn, each in document order (the main
 /// content's headings before its text), take a line when it fits with the lines of its
 /// ancestors not yet shown and the stub lines the change leaves to write.
-fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
+/// Returns the lines it formatted to cost them, by flat index, for `emit` to write as they
+/// are: a big page's main content is formatted once, not twice.
+fn choose(
+    cx: &format::Ctx<'_>,
+    plan: &mut plan::Plan,
+    budget: usize,
+) -> HashMap<usize, format::Line> {
     let flat = cx.flat;
     let opts = cx.opts;
     let n = flat.len();
@@ -518,6 +525,7 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
         0
     };
     let mut chain: Vec<usize> = Vec::new();
+    let mut formatted = HashMap::new();
     for (class, stage) in passes {
         for i in 1..n {
             if plan.kind[i] != plan::Kind::Line || plan.shown[i] || plan.prio[i] != class {
@@ -641,13 +649,15 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
                 }
                 note(TruncateReason::MaxCharsTotal);
             }
-            let spent = match cut {
+            let (line, spent) = match cut {
                 Some(c) => {
                     let line = format::node_line(cx, plan, i, false, Some(c));
-                    (line.text.chars().count() + 1) as isize
+                    let spent = (line.text.chars().count() + 1) as isize;
+                    (line, spent)
                 }
-                None => cost,
+                None => (line, cost),
             };
+            formatted.insert(i, line);
             for &x in chain.iter().rev().chain(std::iter::once(&i)) {
                 plan.shown[x] = true;
                 // Prose is not capped, and does not count toward the cap of the rest.
@@ -665,6 +675,7 @@ fn choose(cx: &format::Ctx<'_>, plan: &mut plan::Plan, budget: usize) {
     }
     let _ = runs;
     plan.reasons = reasons;
+    formatted
 }
 
 /// Which lines of a priority class a pass takes.
@@ -685,7 +696,12 @@ fn text_part_len(line: &str) -> usize {
 
 /// Writes the chosen lines in document order, with a stub line for each run of siblings
 /// that was not chosen. Returns the flat indices of the refs shown, in order.
-fn emit(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'_>) -> Vec<usize> {
+fn emit(
+    cx: &format::Ctx<'_>,
+    plan: &plan::Plan,
+    formatted: &mut HashMap<usize, format::Line>,
+    out: &mut format::Writer<'_>,
+) -> Vec<usize> {
     let flat = cx.flat;
     let mut shown = Vec::new();
     let mut members = Vec::new();
@@ -711,7 +727,9 @@ fn emit(cx: &format::Ctx<'_>, plan: &plan::Plan, out: &mut format::Writer<'_>) -
                     i += 1;
                 }
                 _ => {
-                    let line = format::node_line(cx, plan, i, false, plan.cut.get(&i).copied());
+                    let line = formatted.remove(&i).unwrap_or_else(|| {
+                        format::node_line(cx, plan, i, false, plan.cut.get(&i).copied())
+                    });
                     if !out.node(&line.text) {
                         break;
                     }

@@ -127,9 +127,14 @@ fn key_of(n: &TreeNode) -> Key {
         return Key::Strong;
     }
     // A run of selects and a "Search" button is a search form (filters by category, year…).
-    // (Every button is asked: compared without lower-casing a copy of each name.)
+    // (Every button is asked: compared without lower-casing a copy of each name, and only
+    // a short name, as a search button's is; a shop's thousand "Add to cart: <product>"
+    // buttons are not scanned word by word.)
     if role == "button" {
         let name = n.name.as_deref().unwrap_or("").as_bytes();
+        if name.len() > 32 {
+            return Key::No;
+        }
         let says = |w: &str| {
             let w = w.as_bytes();
             name.len() >= w.len() && name.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w))
@@ -294,8 +299,13 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
                 node.attrs.get("href").unwrap_or("").as_bytes(),
             );
         }
+        // (Only controls can be key fields: the checks below are skipped for the rest.)
         if is_control(role) {
             c.controls += 1;
+            let key = key_of(node);
+            c.key_field |= key != Key::No;
+            c.strong_key |= key == Key::Strong;
+            c.multiline |= role == "textbox" && node.tag == "textarea";
         }
         if refs_ok[i] {
             c.refs += 1;
@@ -303,10 +313,6 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
         if own_text > 0 && role != "link" {
             c.blocks += 1;
         }
-        let key = key_of(node);
-        c.key_field |= key != Key::No;
-        c.strong_key |= key == Key::Strong;
-        c.multiline |= role == "textbox" && node.tag == "textarea";
         counts[i] = c;
         if i > 0 {
             let p = flat[i].parent as usize;
