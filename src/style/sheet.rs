@@ -705,6 +705,7 @@ impl<'v> Sheets<'v> {
         let mut input = Parser::new(&css);
         let mut top = RuleParser {
             sheets: self,
+            filtered: matches!(css, std::borrow::Cow::Owned(_)),
             depth: 0,
             layer: u16::MAX,
             layer_name: String::new(),
@@ -730,6 +731,8 @@ impl<'v> Sheets<'v> {
 /// Rules at the top level of a sheet or inside a conditional block.
 struct RuleParser<'s, 'v> {
     sheets: &'s mut Sheets<'v>,
+    /// Whether the sheet went through [`relevant_rules`]' filter.
+    filtered: bool,
     depth: usize,
     layer: u16,
     /// The dotted name of the enclosing layer (`""` outside layers).
@@ -824,6 +827,7 @@ impl<'i> AtRuleParser<'i> for RuleParser<'_, '_> {
         };
         let mut nested = RuleParser {
             sheets: &mut *self.sheets,
+            filtered: self.filtered,
             depth: self.depth + 1,
             layer,
             layer_name,
@@ -833,21 +837,33 @@ impl<'i> AtRuleParser<'i> for RuleParser<'_, '_> {
     }
 }
 
+/// A style rule's selectors: parsed as the prelude is read (tokenized once) when the filter
+/// has left only rules that declare a property read here; in a sheet it could not filter
+/// (unbalanced), kept as text and parsed only if the block declares one.
+enum Selectors<'i> {
+    Parsed(SelectorList<Impl>),
+    Text(&'i str),
+}
+
 impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
-    /// The selector text, parsed only if the block declares something the snapshot reads.
-    type Prelude = &'i str;
+    type Prelude = Selectors<'i>;
     type QualifiedRule = ();
     type Error = ();
 
-    fn parse_prelude(&mut self, input: &mut Parser<'i>) -> Result<&'i str, ParseError<()>> {
+    fn parse_prelude(&mut self, input: &mut Parser<'i>) -> Result<Selectors<'i>, ParseError<()>> {
+        if self.filtered {
+            return SelectorList::parse(&SelectorParser, input, ParseRelative::No)
+                .map(Selectors::Parsed)
+                .map_err(|_| ParseError::custom(()));
+        }
         let start = input.position();
         while input.next().is_ok() {}
-        Ok(input.slice_from(start))
+        Ok(Selectors::Text(input.slice_from(start)))
     }
 
     fn parse_block(
         &mut self,
-        prelude: &'i str,
+        prelude: Selectors<'i>,
         _: &ParserState,
         input: &mut Parser<'i>,
     ) -> Result<(), ParseError<()>> {
@@ -860,12 +876,13 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
         if decls.is_empty() {
             return Ok(());
         }
-        let list = SelectorList::parse(
-            &SelectorParser,
-            &mut Parser::new(prelude),
-            ParseRelative::No,
-        )
-        .map_err(|_| ParseError::custom(()))?;
+        let list = match prelude {
+            Selectors::Parsed(list) => list,
+            Selectors::Text(text) => {
+                SelectorList::parse(&SelectorParser, &mut Parser::new(text), ParseRelative::No)
+                    .map_err(|_| ParseError::custom(()))?
+            }
+        };
         let order = self.sheets.order;
         self.sheets.order = order.saturating_add(1);
         for selector in list.slice() {
@@ -963,6 +980,7 @@ mod tests {
             let mut input = Parser::new(css);
             let mut top = RuleParser {
                 sheets: &mut s,
+                filtered: false,
                 depth: 0,
                 layer: u16::MAX,
                 layer_name: String::new(),
