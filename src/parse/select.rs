@@ -50,9 +50,10 @@ impl Selector {
 
     /// Whether the element `id` matches.
     pub fn matches(&self, dom: &Dom, id: NodeId) -> bool {
-        let Some(el) = ElementRef::new(dom, id) else {
-            return false;
-        };
+        ElementRef::new(dom, id).is_some_and(|el| self.matches_element(el))
+    }
+
+    fn matches_element(&self, el: ElementRef<'_>) -> bool {
         let mut caches = SelectorCaches::default();
         let mut ctx = MatchingContext::new(
             MatchingMode::Normal,
@@ -76,12 +77,49 @@ impl Selector {
     }
 }
 
+/// Every element's class names, split and interned once: the style stage asks each element
+/// and its ancestors about hundreds of class selectors, and splitting a long `class`
+/// attribute at every question was a third of its matching time.
+#[derive(Default)]
+pub(crate) struct ClassNames {
+    /// Per arena index: where its names are in `names`.
+    spans: Vec<std::ops::Range<usize>>,
+    names: Vec<LocalName>,
+}
+
+impl ClassNames {
+    pub(crate) fn new(dom: &Dom) -> ClassNames {
+        let mut spans = vec![0..0; dom.len()];
+        let mut names = Vec::new();
+        for (id, el) in dom.elements() {
+            if let Some(v) = el.attr(&local_name!("class")) {
+                let start = names.len();
+                names.extend(v.split_ascii_whitespace().map(LocalName::from));
+                if let Some(span) = spans.get_mut(id.index()) {
+                    *span = start..names.len();
+                }
+            }
+        }
+        ClassNames { spans, names }
+    }
+
+    /// The class names of `id`, in attribute order.
+    pub(crate) fn of(&self, id: NodeId) -> &[LocalName] {
+        self.spans
+            .get(id.index())
+            .and_then(|span| self.names.get(span.clone()))
+            .unwrap_or(&[])
+    }
+}
+
 /// An element of the arena as the matching engine sees it (also the style stage's).
 #[derive(Clone, Copy)]
 pub(crate) struct ElementRef<'a> {
     dom: &'a Dom,
     id: NodeId,
     el: super::Element<'a>,
+    /// The document's class names when split beforehand (else read from the attribute).
+    classes: Option<&'a ClassNames>,
 }
 
 impl fmt::Debug for ElementRef<'_> {
@@ -92,7 +130,34 @@ impl fmt::Debug for ElementRef<'_> {
 
 impl<'a> ElementRef<'a> {
     pub(crate) fn new(dom: &'a Dom, id: NodeId) -> Option<ElementRef<'a>> {
-        dom.element(id).map(|el| ElementRef { dom, id, el })
+        dom.element(id).map(|el| ElementRef {
+            dom,
+            id,
+            el,
+            classes: None,
+        })
+    }
+
+    /// An element whose class names (and its relatives') are read from `classes`.
+    pub(crate) fn with_classes(
+        dom: &'a Dom,
+        id: NodeId,
+        classes: &'a ClassNames,
+    ) -> Option<ElementRef<'a>> {
+        dom.element(id).map(|el| ElementRef {
+            dom,
+            id,
+            el,
+            classes: Some(classes),
+        })
+    }
+
+    /// Another element of the same document, seen the same way.
+    fn relative(&self, id: NodeId) -> Option<ElementRef<'a>> {
+        match self.classes {
+            Some(classes) => ElementRef::with_classes(self.dom, id, classes),
+            None => ElementRef::new(self.dom, id),
+        }
     }
 
     fn sibling_element(&self, next: bool) -> Option<ElementRef<'a>> {
@@ -106,7 +171,7 @@ impl<'a> ElementRef<'a> {
         };
         let mut cur = step(self.id);
         while let Some(id) = cur {
-            if let Some(e) = ElementRef::new(self.dom, id) {
+            if let Some(e) = self.relative(id) {
                 return Some(e);
             }
             cur = step(id);
@@ -123,10 +188,7 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn parent_element(&self) -> Option<Self> {
-        self.dom
-            .node(self.id)
-            .parent
-            .and_then(|p| ElementRef::new(self.dom, p))
+        self.dom.node(self.id).parent.and_then(|p| self.relative(p))
     }
 
     fn parent_node_is_shadow_root(&self) -> bool {
@@ -150,9 +212,7 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn first_element_child(&self) -> Option<Self> {
-        self.dom
-            .children(self.id)
-            .find_map(|c| ElementRef::new(self.dom, c))
+        self.dom.children(self.id).find_map(|c| self.relative(c))
     }
 
     fn is_html_element_in_html_document(&self) -> bool {
@@ -244,6 +304,16 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn has_class(&self, name: &CssName, case: CaseSensitivity) -> bool {
+        if let Some(classes) = self.classes {
+            let names = classes.of(self.id);
+            return match case {
+                // Interned: equal names are equal atoms.
+                CaseSensitivity::CaseSensitive => names.contains(&name.0),
+                CaseSensitivity::AsciiCaseInsensitive => {
+                    names.iter().any(|c| c.eq_ignore_ascii_case(&name.0))
+                }
+            };
+        }
         self.el.attr(&local_name!("class")).is_some_and(|v| {
             v.split_ascii_whitespace()
                 .any(|c| case.eq(c.as_bytes(), name.0.as_bytes()))
@@ -579,6 +649,38 @@ mod tests {
         assert_eq!(first_tag(html, ":root").as_deref(), Some("html#"));
         assert_eq!(first_tag(html, "div:has(> p)").as_deref(), Some("div#a"));
         assert!(first_tag(html, "table").is_none());
+    }
+
+    #[test]
+    fn split_class_names_match_as_the_attribute_does() {
+        let html = "<div class='  a\tB  long-class-name-here '><p class=c><b class=''><i></i></b></p></div>";
+        let dom = Dom::parse(html);
+        let classes = ClassNames::new(&dom);
+        let names = ["a", "B", "b", "long-class-name-here", "c", "", "x"];
+        let selectors: Vec<Selector> = ["div .c b", ".a i", ".b", ".B > p", ".c i"]
+            .iter()
+            .map(|s| Selector::parse(s).expect("selector"))
+            .collect();
+        for (id, _) in dom.elements() {
+            let plain = ElementRef::new(&dom, id).expect("element");
+            let split = ElementRef::with_classes(&dom, id, &classes).expect("element");
+            for name in names {
+                for case in [
+                    CaseSensitivity::CaseSensitive,
+                    CaseSensitivity::AsciiCaseInsensitive,
+                ] {
+                    let name = CssName::from(name);
+                    assert_eq!(
+                        selectors::Element::has_class(&plain, &name, case),
+                        selectors::Element::has_class(&split, &name, case),
+                    );
+                }
+            }
+            for sel in &selectors {
+                assert_eq!(sel.matches(&dom, id), sel.matches_element(split));
+            }
+        }
+        assert_eq!(classes.of(NodeId::DOCUMENT), &[] as &[LocalName]);
     }
 
     #[test]

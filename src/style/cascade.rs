@@ -22,7 +22,7 @@ use selectors::matching::{
 use selectors::parser::{AncestorHashes, Combinator, Component};
 
 use super::sheet::{Decl, Decls, Rule};
-use crate::parse::select::{ElementRef, Impl};
+use crate::parse::select::{ClassNames, ElementRef, Impl};
 use crate::parse::{Dom, NodeId};
 
 /// Selectors with more compound parts than this are not matched in full: on a deep page each
@@ -35,7 +35,8 @@ pub const MAX_COMPOUNDS: usize = 32;
 #[derive(Default)]
 pub struct RuleIndex {
     by_id: HashMap<Box<str>, Vec<u32>>,
-    by_class: HashMap<Box<str>, Vec<u32>>,
+    /// Keyed by the interned name: an element's classes are interned once ([`ClassNames`]).
+    by_class: HashMap<LocalName, Vec<u32>>,
     by_tag: HashMap<LocalName, Vec<u32>>,
     /// `[name=value]` (case-sensitive values only), by name then value.
     by_attr_value: HashMap<LocalName, HashMap<Box<str>, Vec<u32>>>,
@@ -87,7 +88,7 @@ impl RuleIndex {
                         local_name_lower,
                     } if local_name == local_name_lower => attr = Some(local_name.as_local()),
                     Component::ID(name) => id = Some(name.as_str()),
-                    Component::Class(name) if class.is_none() => class = Some(name.as_str()),
+                    Component::Class(name) if class.is_none() => class = Some(name.as_local()),
                     Component::LocalName(n) => {
                         tags.push(n.lower_name.as_local().clone());
                         if n.name != n.lower_name {
@@ -101,7 +102,7 @@ impl RuleIndex {
             if let Some(id) = id {
                 index.by_id.entry(id.into()).or_default().push(i);
             } else if let Some(class) = class {
-                index.by_class.entry(class.into()).or_default().push(i);
+                index.by_class.entry(class.clone()).or_default().push(i);
             } else if let Some((name, value)) = attr_value {
                 index
                     .by_attr_value
@@ -125,7 +126,7 @@ impl RuleIndex {
 
     /// The rules that may match `el`, each once (a rule filed under two tag spellings may
     /// come twice; the cascade's fold is the same either way).
-    fn candidates(&self, el: crate::parse::Element<'_>, out: &mut Vec<u32>) {
+    fn candidates(&self, el: crate::parse::Element<'_>, classes: &[LocalName], out: &mut Vec<u32>) {
         out.clear();
         out.extend_from_slice(&self.universal);
         if let Some(list) = self.by_tag.get(el.local()) {
@@ -150,11 +151,9 @@ impl RuleIndex {
             }
         }
         if !self.by_class.is_empty() {
-            if let Some(classes) = el.attr(&html5ever::local_name!("class")) {
-                for c in classes.split_ascii_whitespace() {
-                    if let Some(list) = self.by_class.get(c) {
-                        out.extend_from_slice(list);
-                    }
+            for c in classes {
+                if let Some(list) = self.by_class.get(c) {
+                    out.extend_from_slice(list);
                 }
             }
         }
@@ -244,6 +243,7 @@ impl Cascaded {
 /// `.menu` (`selectors`' `AncestorHashes`; the filter never rejects a selector that matches).
 pub struct Matcher<'r> {
     rules: &'r [Rule],
+    classes: ClassNames,
     index: &'r RuleIndex,
     caches: SelectorCaches,
     candidates: Vec<u32>,
@@ -256,9 +256,15 @@ pub struct Matcher<'r> {
 }
 
 impl<'r> Matcher<'r> {
-    pub fn new(rules: &'r [Rule], index: &'r RuleIndex) -> Matcher<'r> {
+    pub fn new(dom: &Dom, rules: &'r [Rule], index: &'r RuleIndex) -> Matcher<'r> {
         Matcher {
             rules,
+            // Without rules nothing is matched: no name is worth interning.
+            classes: if rules.is_empty() {
+                ClassNames::default()
+            } else {
+                ClassNames::new(dom)
+            },
             index,
             caches: SelectorCaches::default(),
             candidates: Vec::new(),
@@ -297,10 +303,8 @@ impl<'r> Matcher<'r> {
         if let Some(v) = el.attr(&html5ever::local_name!("id")) {
             self.hashes.push(LocalName::from(v).precomputed_hash());
         }
-        if let Some(v) = el.attr(&html5ever::local_name!("class")) {
-            for class in v.split_ascii_whitespace() {
-                self.hashes.push(LocalName::from(class).precomputed_hash());
-            }
+        for class in self.classes.of(id) {
+            self.hashes.push(class.precomputed_hash());
         }
         for &h in &self.hashes[start..] {
             self.bloom.insert_hash(h);
@@ -311,12 +315,16 @@ impl<'r> Matcher<'r> {
     /// The cascaded declarations of `id`: its matching rules, then its `style` attribute.
     pub fn cascade(&mut self, dom: &Dom, id: NodeId, inline: Option<&Decls>) -> Cascaded {
         let mut out = Cascaded::default();
-        let (Some(el), Some(element)) = (dom.element(id), ElementRef::new(dom, id)) else {
+        let Some(el) = dom.element(id) else {
             return out;
         };
         self.enter(dom, id);
+        let Some(element) = ElementRef::with_classes(dom, id, &self.classes) else {
+            return out;
+        };
         let mut candidates = std::mem::take(&mut self.candidates);
-        self.index.candidates(el, &mut candidates);
+        self.index
+            .candidates(el, self.classes.of(id), &mut candidates);
         let mut ctx = MatchingContext::<Impl>::new(
             MatchingMode::Normal,
             Some(&self.bloom),

@@ -177,7 +177,7 @@ impl Styles {
         }
         let mut rules = sheets.rules;
         let index = RuleIndex::build(&mut rules);
-        let mut matcher = Matcher::new(&rules, &index);
+        let mut matcher = Matcher::new(dom, &rules, &index);
         let mut table = vec![0u16; dom.len()];
         for (id, el) in dom.elements() {
             let inherited = dom

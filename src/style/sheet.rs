@@ -312,173 +312,371 @@ pub struct Rule {
     pub layer: u16,
 }
 
-/// The property names this stage reads (`content-visibility` contains `visibility`).
-const READ_PROPERTIES: [&[u8]; 5] = [
+/// The properties a sheet's declaration can set here, in lower case: `opacity` and `cursor`
+/// count from `style` attributes only (see [`QualifiedRuleParser::parse_block`] below).
+const SHEET_PROPERTIES: [&[u8]; 4] = [
     b"display",
     b"visibility",
+    b"content-visibility",
     b"text-transform",
-    b"opacity",
-    b"cursor",
 ];
 
-/// `css` without the style rules that cannot set a property this stage reads: a page's
-/// sheet is mostly colours and boxes, and tokenizing all of it was most of the stage's time
-/// (1 MB of CSS on a news page: 55 M instructions). A rule is left out only when its text
-/// has none of the property names in any case, no `@` and no backslash (an escaped name,
-/// `disp\lay`, must reach the parser); rules inside `@media`, `@supports`, `@layer` and
-/// `@container` blocks are filtered the same way, other at-rules are kept whole. Strings,
-/// comments and brackets are followed as CSS tokenizes them, and anything unbalanced keeps
-/// the sheet whole: the parser then sees exactly what the page wrote.
+/// Group rules the parser evaluates, whose blocks hold style rules: filtered inside, to this
+/// nesting depth (deeper ones are kept whole). Every other at-rule (`@import`, `@font-face`,
+/// `@keyframes`, `@container`…) is skipped by the parser, so the filter leaves it out.
+const GROUP_RULES: [&str; 3] = ["media", "supports", "layer"];
+const MAX_GROUP_DEPTH: u32 = 8;
+
+/// `css` with only what can set a property this stage reads from sheets: a page's sheet is
+/// mostly colours and boxes, and tokenizing all of it was most of the stage's time (1 MB of
+/// CSS on a news page: 55 M instructions). Within a style rule only the declarations of
+/// [`SHEET_PROPERTIES`] are kept, and a rule with none of them is left out, unless its text
+/// has a `@` or a backslash (an escaped name, `disp\lay`, must reach the parser): then it is
+/// kept whole. `@media`, `@supports` and `@layer` blocks are filtered the same way inside, and
+/// an `@media` or `@supports` block left empty goes too (an `@layer` block stays: it ranks its
+/// layer); other at-rules are left out. Strings, comments, escapes and brackets are followed
+/// as CSS tokenizes them, and anything unbalanced keeps the sheet whole: the parser then sees
+/// exactly what the page wrote.
 fn relevant_rules(css: &str) -> std::borrow::Cow<'_, str> {
-    let lower = css.to_ascii_lowercase();
-    let finders = READ_PROPERTIES.map(memchr::memmem::Finder::new);
-    let cx = Filter {
+    let mut filter = Filter {
         css,
-        lower: lower.as_bytes(),
-        finders: &finders,
+        specials: Specials::new(css.as_bytes()),
+        comment_end: memchr::memmem::Finder::new(b"*/"),
+        out: String::with_capacity(css.len() / 4),
     };
-    let mut out = String::with_capacity(css.len() / 2);
-    match cx.rules(0, css.len(), &mut out, 0) {
-        Ok(()) => std::borrow::Cow::Owned(out),
-        Err(()) => std::borrow::Cow::Borrowed(css),
+    match filter.rule_list(0, 0) {
+        Ok(None) => std::borrow::Cow::Owned(filter.out),
+        // An error, or a `}` that closes nothing.
+        _ => std::borrow::Cow::Borrowed(css),
     }
 }
 
-/// Group rules whose blocks hold style rules (filtered inside, to this nesting depth).
-const GROUP_RULES: [&str; 4] = ["media", "supports", "layer", "container"];
-const MAX_GROUP_DEPTH: u32 = 8;
+/// Whether a byte is CSS whitespace (<https://drafts.csswg.org/css-syntax-3/#whitespace>).
+fn is_css_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
 
-/// Bytes the filter stops at; it skips the rest in a tight loop.
-const SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut k = 0;
-    let special = b"/\"'{}()[];@\\";
-    while k < special.len() {
-        t[special[k] as usize] = true;
-        k += 1;
+/// Whether one declaration's text (up to its `;`) names a property of [`SHEET_PROPERTIES`]:
+/// the name is the first token after whitespace and comments, as the parser reads it (a
+/// longer name that starts so, `display-x`, is kept too; the parser drops it).
+fn declares_sheet_property(decl: &[u8], comment_end: &memchr::memmem::Finder<'_>) -> bool {
+    let mut s = decl;
+    loop {
+        let start = s.iter().position(|&b| !is_css_space(b)).unwrap_or(s.len());
+        s = &s[start..];
+        if !s.starts_with(b"/*") {
+            break;
+        }
+        match comment_end.find(&s[2..]) {
+            Some(end) => s = &s[end + 4..],
+            // The scanner found the comment closed; if not, keep the declaration.
+            None => return true,
+        }
     }
-    t
-};
+    SHEET_PROPERTIES.iter().any(|name| {
+        s.get(..name.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(name))
+    })
+}
+
+/// The next byte that may change how CSS around it tokenizes, found with `memchr3` in four
+/// groups of three: the filter jumps from one to the next instead of looking at every byte.
+struct Specials<'a> {
+    groups: [memchr::Memchr3<'a>; 4],
+    /// Each group's next position (`None`: no more).
+    next: [Option<usize>; 4],
+}
+
+impl<'a> Specials<'a> {
+    fn new(bytes: &'a [u8]) -> Specials<'a> {
+        let mut groups = [
+            memchr::memchr3_iter(b'{', b'}', b';', bytes),
+            memchr::memchr3_iter(b'(', b')', b'"', bytes),
+            memchr::memchr3_iter(b'[', b']', b'\'', bytes),
+            memchr::memchr3_iter(b'/', b'\\', b'@', bytes),
+        ];
+        let next = [
+            groups[0].next(),
+            groups[1].next(),
+            groups[2].next(),
+            groups[3].next(),
+        ];
+        Specials { groups, next }
+    }
+
+    /// The first special byte at or after `from`.
+    fn find(&mut self, from: usize) -> Option<usize> {
+        let mut first = None;
+        for (group, next) in self.groups.iter_mut().zip(&mut self.next) {
+            while next.is_some_and(|p| p < from) {
+                *next = group.next();
+            }
+            if let Some(p) = *next {
+                first = Some(first.map_or(p, |f: usize| f.min(p)));
+            }
+        }
+        first
+    }
+}
+
+/// What the scanner saw in a stretch of text besides brackets.
+#[derive(Default)]
+struct Marks {
+    /// A `@` outside strings and comments.
+    at: bool,
+    /// A backslash (an escape), in a string or not.
+    escape: bool,
+}
+
+/// The brackets open in a stretch of CSS, the innermost last.
+#[derive(Default)]
+struct Brackets(Vec<u8>);
+
+impl Brackets {
+    /// Follows one of `{}()[]`: a closing one that does not match is an error.
+    fn follow(&mut self, b: u8) -> Result<(), ()> {
+        match b {
+            b'(' => self.0.push(b')'),
+            b'[' => self.0.push(b']'),
+            b'{' => self.0.push(b'}'),
+            _ if self.0.pop() == Some(b) => {}
+            _ => return Err(()),
+        }
+        Ok(())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 struct Filter<'a> {
     css: &'a str,
-    /// `css` in ASCII lower case, for the property names in any case.
-    lower: &'a [u8],
-    finders: &'a [memchr::memmem::Finder<'static>; 5],
+    specials: Specials<'a>,
+    comment_end: memchr::memmem::Finder<'static>,
+    out: String,
 }
 
 impl Filter<'_> {
-    /// Copies to `out` the rules of `css[from..to]` that may matter.
-    fn rules(&self, from: usize, to: usize, out: &mut String, depth: u32) -> Result<(), ()> {
-        let (css, bytes) = (self.css, self.css.as_bytes());
-        let mut unit_start = from;
-        // Whether the unit holds a `@` or a backslash, and where its block opens.
-        let mut marked = false;
-        let mut block_open = from;
-        let mut closers: Vec<u8> = Vec::new();
+    /// The position of the next byte among `{}()[];` from `from`, past strings, comments and
+    /// escapes (`None` at the end of the sheet); an unclosed string or comment is an error.
+    fn next_structural(&mut self, from: usize, marks: &mut Marks) -> Result<Option<usize>, ()> {
+        let bytes = self.css.as_bytes();
         let mut i = from;
-        while i < to {
-            if !SPECIAL[usize::from(bytes[i])] {
-                i += 1;
-                continue;
-            }
-            let b = bytes[i];
-            match b {
-                b'/' if i + 1 < to && bytes[i + 1] == b'*' => {
-                    let end = memchr::memmem::find(&bytes[i + 2..to], b"*/").ok_or(())?;
-                    i += end + 4;
-                    continue;
+        loop {
+            let Some(p) = self.specials.find(i) else {
+                return Ok(None);
+            };
+            match bytes[p] {
+                b'/' if bytes.get(p + 1) == Some(&b'*') => {
+                    let end = self.comment_end.find(&bytes[p + 2..]).ok_or(())?;
+                    i = p + end + 4;
                 }
-                b'"' | b'\'' => {
-                    i += 1;
-                    while i < to && bytes[i] != b && bytes[i] != b'\n' {
-                        marked |= bytes[i] == b'\\';
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
+                b'/' => i = p + 1,
+                b'"' | b'\'' => i = self.string_end(p, marks)?,
+                b'@' => {
+                    marks.at = true;
+                    i = p + 1;
                 }
-                b'@' => marked = true,
-                // An escaped character (`.a\\{`) is part of a name, never a bracket.
+                // An escaped character (`.a\{`) is part of a name, never a bracket.
                 b'\\' => {
-                    marked = true;
-                    i += 2;
-                    continue;
-                }
-                b'{' => {
-                    if closers.is_empty() {
-                        block_open = i;
-                    }
-                    closers.push(b'}');
-                }
-                b'(' => closers.push(b')'),
-                b'[' => closers.push(b']'),
-                b';' if closers.is_empty() && self.is_at_rule(unit_start, i) => {
-                    // An at-rule statement (`@import`, `@layer a, b;`): kept.
-                    out.push_str(&css[unit_start..=i]);
-                    unit_start = i + 1;
-                    marked = false;
-                }
-                b'}' | b')' | b']' => {
-                    if closers.pop() != Some(b) {
+                    marks.escape = true;
+                    if p + 1 >= bytes.len() {
                         return Err(());
                     }
-                    if b == b'}' && closers.is_empty() {
-                        self.unit(unit_start, block_open, i, marked, out, depth)?;
-                        unit_start = i + 1;
-                        marked = false;
-                    }
+                    i = p + 2;
                 }
-                _ => {}
+                _ => return Ok(Some(p)),
             }
-            i += 1;
         }
-        if !closers.is_empty() || i > to {
-            return Err(());
-        }
-        out.push_str(&css[unit_start..to]);
-        Ok(())
     }
 
-    /// Whether the unit starting at `start` is an at-rule (its first significant byte `@`).
-    fn is_at_rule(&self, start: usize, end: usize) -> bool {
-        self.css[start..end].trim_start().starts_with('@')
+    /// Where the string opening at `open` ends: after its closing quote, or at a newline (a
+    /// bad string, as CSS tokenizes it). A string still open at the end is an error.
+    fn string_end(&self, open: usize, marks: &mut Marks) -> Result<usize, ()> {
+        let bytes = self.css.as_bytes();
+        let quote = bytes[open];
+        let mut i = open + 1;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                _ if b == quote => return Ok(i + 1),
+                b'\n' | b'\r' | b'\x0c' => return Ok(i),
+                b'\\' => {
+                    marks.escape = true;
+                    // An escaped newline continues the string; CR LF is one newline.
+                    i += if bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n') {
+                        3
+                    } else {
+                        2
+                    };
+                }
+                _ => i += 1,
+            }
+        }
+        Err(())
     }
 
-    /// One unit `css[start..=close]`, its block opening at `open`.
-    fn unit(
-        &self,
+    /// Copies to `out` what may matter of the rule list from `from` (a sheet, or a group
+    /// rule's block at `depth`). Returns where the `}` closing the list is, `None` at the end
+    /// of the sheet.
+    fn rule_list(&mut self, from: usize, depth: u32) -> Result<Option<usize>, ()> {
+        let bytes = self.css.as_bytes();
+        let mut unit_start = from;
+        'units: loop {
+            // One unit: a rule up to its block, an at-rule statement up to its `;`, or the
+            // text before the `}` closing the list.
+            let mut marks = Marks::default();
+            let mut brackets = Brackets::default();
+            let mut i = unit_start;
+            loop {
+                let Some(p) = self.next_structural(i, &mut marks)? else {
+                    if depth > 0 || !brackets.is_empty() {
+                        return Err(());
+                    }
+                    self.out.push_str(&self.css[unit_start..]);
+                    return Ok(None);
+                };
+                i = p + 1;
+                match bytes[p] {
+                    b'{' if brackets.is_empty() => {
+                        unit_start = self.block_unit(unit_start, p, marks, depth)? + 1;
+                        continue 'units;
+                    }
+                    b';' if brackets.is_empty() && self.is_at_rule(unit_start, p) => {
+                        // An at-rule statement: only `@layer a, b;` ranks anything.
+                        if marks.escape || self.at_keyword_is(unit_start, p, &["layer"]) {
+                            self.out.push_str(&self.css[unit_start..=p]);
+                        }
+                        unit_start = p + 1;
+                        continue 'units;
+                    }
+                    b';' => {}
+                    b'}' if brackets.is_empty() => {
+                        if depth == 0 {
+                            return Err(());
+                        }
+                        self.out.push_str(&self.css[unit_start..p]);
+                        return Ok(Some(p));
+                    }
+                    b => brackets.follow(b)?,
+                }
+            }
+        }
+    }
+
+    /// One unit with a block, `css[start..open]` its prelude: copies what may matter and
+    /// returns where its block closes.
+    fn block_unit(
+        &mut self,
         start: usize,
         open: usize,
-        close: usize,
-        marked: bool,
-        out: &mut String,
+        marks: Marks,
         depth: u32,
-    ) -> Result<(), ()> {
-        let css = self.css;
-        if self.is_at_rule(start, open) {
-            let keyword = css[start..open]
-                .trim_start()
-                .trim_start_matches('@')
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                .next()
-                .unwrap_or("");
-            if depth < MAX_GROUP_DEPTH
-                && GROUP_RULES.iter().any(|k| keyword.eq_ignore_ascii_case(k))
-            {
-                out.push_str(&css[start..=open]);
-                self.rules(open + 1, close, out, depth + 1)?;
-                out.push('}');
-            } else {
-                out.push_str(&css[start..=close]);
-            }
-        } else if marked
-            || self
-                .finders
-                .iter()
-                .any(|f| f.find(&self.lower[start..=close]).is_some())
-        {
-            out.push_str(&css[start..=close]);
+    ) -> Result<usize, ()> {
+        if !self.is_at_rule(start, open) {
+            return self.style_rule(start, open, marks);
         }
-        Ok(())
+        let group = self.at_keyword_is(start, open, &GROUP_RULES);
+        if group && depth < MAX_GROUP_DEPTH && !marks.escape {
+            let mark = self.out.len();
+            self.out.push_str(&self.css[start..=open]);
+            let content = self.out.len();
+            let close = self.rule_list(open + 1, depth + 1)?.ok_or(())?;
+            let empty = self.out.as_bytes()[content..]
+                .iter()
+                .all(|&b| is_css_space(b));
+            if empty && !self.at_keyword_is(start, open, &["layer"]) {
+                self.out.truncate(mark);
+            } else {
+                self.out.push('}');
+            }
+            return Ok(close);
+        }
+        let close = self.block_end(open + 1)?;
+        // An escaped name (`@med\ia`) may still be a group rule: the parser decides.
+        if group || marks.escape {
+            self.out.push_str(&self.css[start..=close]);
+        }
+        Ok(close)
+    }
+
+    /// A style rule whose block opens at `open`: copies its prelude and the declarations of
+    /// [`SHEET_PROPERTIES`], or the whole rule when it has a `@` or an escape.
+    fn style_rule(&mut self, start: usize, open: usize, mut marks: Marks) -> Result<usize, ()> {
+        let bytes = self.css.as_bytes();
+        let mark = self.out.len();
+        self.out.push_str(&self.css[start..=open]);
+        let mut kept = false;
+        let mut decl_start = open + 1;
+        let mut brackets = Brackets::default();
+        let mut i = open + 1;
+        loop {
+            let p = self.next_structural(i, &mut marks)?.ok_or(())?;
+            i = p + 1;
+            match bytes[p] {
+                // A declaration ends at a `;` outside brackets, as the parser reads it.
+                b';' if brackets.is_empty() => {
+                    if declares_sheet_property(&bytes[decl_start..p], &self.comment_end) {
+                        self.out.push_str(&self.css[decl_start..=p]);
+                        kept = true;
+                    }
+                    decl_start = p + 1;
+                }
+                b';' => {}
+                b'}' if brackets.is_empty() => {
+                    if marks.at || marks.escape {
+                        self.out.truncate(mark);
+                        self.out.push_str(&self.css[start..=p]);
+                    } else if declares_sheet_property(&bytes[decl_start..p], &self.comment_end) {
+                        self.out.push_str(&self.css[decl_start..=p]);
+                    } else if kept {
+                        self.out.push('}');
+                    } else {
+                        self.out.truncate(mark);
+                    }
+                    return Ok(p);
+                }
+                b => brackets.follow(b)?,
+            }
+        }
+    }
+
+    /// Where the block whose content starts at `from` closes.
+    fn block_end(&mut self, from: usize) -> Result<usize, ()> {
+        let bytes = self.css.as_bytes();
+        let mut brackets = Brackets(vec![b'}']);
+        let mut i = from;
+        let mut marks = Marks::default();
+        loop {
+            let p = self.next_structural(i, &mut marks)?.ok_or(())?;
+            i = p + 1;
+            if bytes[p] != b';' {
+                brackets.follow(bytes[p])?;
+                if brackets.is_empty() {
+                    return Ok(p);
+                }
+            }
+        }
+    }
+
+    /// Whether the unit starting at `start` is an at-rule (its first byte past whitespace
+    /// `@`; a comment before it makes it a style rule here, kept whole for its `@`).
+    fn is_at_rule(&self, start: usize, end: usize) -> bool {
+        self.css.as_bytes()[start..end]
+            .iter()
+            .find(|&&b| !is_css_space(b))
+            == Some(&b'@')
+    }
+
+    /// Whether the at-rule `css[start..end]`'s name is one of `names` (in any case).
+    fn at_keyword_is(&self, start: usize, end: usize, names: &[&str]) -> bool {
+        let keyword = self.css[start..end]
+            .trim_start_matches(|c: char| c.is_ascii() && is_css_space(c as u8))
+            .trim_start_matches('@')
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .next()
+            .unwrap_or("");
+        names.iter().any(|k| keyword.eq_ignore_ascii_case(k))
     }
 }
 
@@ -507,6 +705,7 @@ impl<'v> Sheets<'v> {
         let mut input = Parser::new(&css);
         let mut top = RuleParser {
             sheets: self,
+            filtered: matches!(css, std::borrow::Cow::Owned(_)),
             depth: 0,
             layer: u16::MAX,
             layer_name: String::new(),
@@ -532,6 +731,8 @@ impl<'v> Sheets<'v> {
 /// Rules at the top level of a sheet or inside a conditional block.
 struct RuleParser<'s, 'v> {
     sheets: &'s mut Sheets<'v>,
+    /// Whether the sheet went through [`relevant_rules`]' filter.
+    filtered: bool,
     depth: usize,
     layer: u16,
     /// The dotted name of the enclosing layer (`""` outside layers).
@@ -626,6 +827,7 @@ impl<'i> AtRuleParser<'i> for RuleParser<'_, '_> {
         };
         let mut nested = RuleParser {
             sheets: &mut *self.sheets,
+            filtered: self.filtered,
             depth: self.depth + 1,
             layer,
             layer_name,
@@ -635,21 +837,33 @@ impl<'i> AtRuleParser<'i> for RuleParser<'_, '_> {
     }
 }
 
+/// A style rule's selectors: parsed as the prelude is read (tokenized once) when the filter
+/// has left only rules that declare a property read here; in a sheet it could not filter
+/// (unbalanced), kept as text and parsed only if the block declares one.
+enum Selectors<'i> {
+    Parsed(SelectorList<Impl>),
+    Text(&'i str),
+}
+
 impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
-    /// The selector text, parsed only if the block declares something the snapshot reads.
-    type Prelude = &'i str;
+    type Prelude = Selectors<'i>;
     type QualifiedRule = ();
     type Error = ();
 
-    fn parse_prelude(&mut self, input: &mut Parser<'i>) -> Result<&'i str, ParseError<()>> {
+    fn parse_prelude(&mut self, input: &mut Parser<'i>) -> Result<Selectors<'i>, ParseError<()>> {
+        if self.filtered {
+            return SelectorList::parse(&SelectorParser, input, ParseRelative::No)
+                .map(Selectors::Parsed)
+                .map_err(|_| ParseError::custom(()));
+        }
         let start = input.position();
         while input.next().is_ok() {}
-        Ok(input.slice_from(start))
+        Ok(Selectors::Text(input.slice_from(start)))
     }
 
     fn parse_block(
         &mut self,
-        prelude: &'i str,
+        prelude: Selectors<'i>,
         _: &ParserState,
         input: &mut Parser<'i>,
     ) -> Result<(), ParseError<()>> {
@@ -662,12 +876,13 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
         if decls.is_empty() {
             return Ok(());
         }
-        let list = SelectorList::parse(
-            &SelectorParser,
-            &mut Parser::new(prelude),
-            ParseRelative::No,
-        )
-        .map_err(|_| ParseError::custom(()))?;
+        let list = match prelude {
+            Selectors::Parsed(list) => list,
+            Selectors::Text(text) => {
+                SelectorList::parse(&SelectorParser, &mut Parser::new(text), ParseRelative::No)
+                    .map_err(|_| ParseError::custom(()))?
+            }
+        };
         let order = self.sheets.order;
         self.sheets.order = order.saturating_add(1);
         for selector in list.slice() {
@@ -687,14 +902,25 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn only_rules_that_cannot_matter_are_left_out() {
         let keep = |css: &str| relevant_rules(css).into_owned();
-        // Colours go; any spelling of a property read stays.
+        // Colours go, and so do `opacity` and `cursor` (read from `style` attributes only);
+        // any spelling of a property read stays, and only its declarations.
         assert_eq!(keep(".a{color:red}.b{DISPLAY:none}"), ".b{DISPLAY:none}");
+        assert_eq!(keep(".a{color:red} .b{cursor:pointer;opacity:0}"), "");
         assert_eq!(
-            keep(".a{color:red} .b{cursor:pointer}"),
-            " .b{cursor:pointer}"
+            keep(".a{color:red;display:none;margin:0}.b{ /*x*/ Visibility:hidden }"),
+            ".a{display:none;}.b{ /*x*/ Visibility:hidden }"
+        );
+        // A name in a value or a selector is no declaration.
+        assert_eq!(keep(".display{transition:opacity 1s;x:display}"), "");
+        // A `;` in brackets ends no declaration.
+        assert_eq!(
+            keep(".a{background:url(data:x;base64,AA);display:none}"),
+            ".a{display:none}"
         );
         // An escaped name, braces in strings, comments and selectors are followed.
         let escaped = ".a{disp\\lay:none}";
@@ -708,17 +934,72 @@ mod tests {
             keep("/* { */.a{color:red}.b\\{{display:none}"),
             ".b\\{{display:none}"
         );
-        // Group rules are filtered inside; other at-rules and statements are kept whole.
+        // Group rules are filtered inside, and left out when nothing is left but an
+        // `@layer`'s (it ranks its layer); other at-rules go, `@layer` statements stay.
         assert_eq!(
-            keep("@layer x;@media (min-width:1px){.a{color:red}.b{opacity:0}}"),
-            "@layer x;@media (min-width:1px){.b{opacity:0}}"
+            keep("@layer x;@media (min-width:1px){.a{color:red}.b{display:none}}"),
+            "@layer x;@media (min-width:1px){.b{display:none}}"
         );
-        let font = "@font-face{font-family:x}";
-        assert_eq!(keep(font), font);
+        assert_eq!(
+            keep("@media print{.a{color:red}} @supports (x:y){ } @layer z{.a{color:red}}"),
+            " @layer z{}"
+        );
+        assert_eq!(
+            keep("@font-face{font-family:x}@import 'x.css';@charset \"x\";.a{display:none}"),
+            ".a{display:none}"
+        );
+        // An escaped at-rule name may be `@media`: kept whole.
+        let at = "@med\\ia all{.a{display:none;color:red}}";
+        assert_eq!(keep(at), at);
         // Unbalanced: the parser sees what the page wrote.
-        for broken in [".a{color:red", ".a{color:red}}", ".a{x:(}", "/* open"] {
+        for broken in [
+            ".a{color:red",
+            ".a{color:red}}",
+            ".a{x:(}",
+            "/* open",
+            ".a{content:\"open",
+            "@media all{.a{color:red}",
+            ".a{x:(]}",
+            ".a\\",
+        ] {
             assert_eq!(keep(broken), broken);
         }
+    }
+
+    /// One rule as a test compares it: selector, declarations, order and layer.
+    type Seen = (String, String, u32, u16);
+
+    /// The rules a sheet yields, and its layers.
+    fn parsed(css: &str, filtered: bool) -> (Vec<Seen>, Vec<String>) {
+        use cssparser::ToCss;
+        let v = Viewport::default();
+        let mut s = Sheets::new(&v);
+        if filtered {
+            s.add(css);
+        } else {
+            let mut input = Parser::new(css);
+            let mut top = RuleParser {
+                sheets: &mut s,
+                filtered: false,
+                depth: 0,
+                layer: u16::MAX,
+                layer_name: String::new(),
+            };
+            for _ in StyleSheetParser::new(&mut input, &mut top) {}
+        }
+        let rules = s
+            .rules
+            .iter()
+            .map(|r| {
+                (
+                    r.selector.to_css_string(),
+                    format!("{:?}", r.decls),
+                    r.order,
+                    r.layer,
+                )
+            })
+            .collect();
+        (rules, s.layers)
     }
 
     #[test]
@@ -726,36 +1007,71 @@ mod tests {
         let css =
             "@media (max-width:600px){.m{display:none}} .a{color:red} .b .c{visibility:hidden}\
                    .d{text-transform:uppercase} @supports (x:y){.e{display:none}.f{margin:0}}";
-        let whole = {
-            let v = Viewport::default();
-            let mut s = Sheets::new(&v);
-            let mut input = Parser::new(css);
-            let mut top = RuleParser {
-                sheets: &mut s,
-                depth: 0,
-                layer: u16::MAX,
-                layer_name: String::new(),
-            };
-            for _ in StyleSheetParser::new(&mut input, &mut top) {}
-            s.rules
-                .iter()
-                .map(|r| (format!("{:?}", r.decls), r.order, r.layer))
-                .collect::<Vec<_>>()
-        };
-        let v = Viewport::default();
-        let mut s = Sheets::new(&v);
-        s.add(css);
-        let filtered: Vec<_> = s
-            .rules
-            .iter()
-            .map(|r| (format!("{:?}", r.decls), r.order, r.layer))
-            .collect();
+        let (whole, filtered) = (parsed(css, false), parsed(css, true));
         assert_eq!(whole, filtered);
         // `.b .c`, `.d`, `.e` (the `@media` is for narrow screens).
-        assert_eq!(filtered.len(), 3);
+        assert_eq!(filtered.0.len(), 3);
     }
 
-    use super::*;
+    #[test]
+    fn the_filter_reads_structure_as_css_does() {
+        // Every sequence of three of these pieces, filtered or not, gives the same rules:
+        // comments and strings with braces, escapes, brackets, nested and unbalanced blocks.
+        let pieces = [
+            ".a{color:red}",
+            ".b{display:none}",
+            ".c{color:red;VISIBILITY:hidden!important;opacity:0}",
+            "@media (max-width:1px){",
+            "@media all{",
+            "@supports (x:y){",
+            "@layer l{",
+            "@layer m, n;",
+            "@font-face{display:none}",
+            "}",
+            "{",
+            "/*}{*/",
+            "/*",
+            "\"}\\\"{\"",
+            "'\\",
+            "\n",
+            "\\{",
+            "(",
+            ")",
+            "[x=\"}\"]",
+            ";",
+            ".d{x:(;}display:none);text-transform:uppercase}",
+            ".e{.f{display:none} display:block;display:inline}",
+            ".g{x:1;/*;*/display:none;}",
+            "@media screen{.h{display:none}}",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let css = format!("{a}{b}{c}");
+                    assert_eq!(parsed(&css, false), parsed(&css, true), "{css:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_sheets_are_filtered_in_one_pass() {
+        // Deep group rules past the filter's depth are kept whole; the parser cuts them.
+        let deep = "@media all{".repeat(20) + ".x{display:none;color:red}" + &"}".repeat(20);
+        assert_eq!(relevant_rules(&deep), deep);
+        // 100 000 rules, nested in `@media`, a few kept.
+        let mut css = String::from("@media screen{");
+        for i in 0..100_000 {
+            css.push_str(&format!(".r{i}{{color:red;margin:0}}"));
+            if i % 10_000 == 0 {
+                css.push_str(&format!(".k{i}{{display:none}}"));
+            }
+        }
+        css.push('}');
+        let kept = relevant_rules(&css);
+        assert_eq!(kept.matches("display:none").count(), 10);
+        assert!(kept.len() < 300, "{}", kept.len());
+    }
 
     #[test]
     fn declarations() {
