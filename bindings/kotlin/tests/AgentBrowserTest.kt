@@ -125,8 +125,10 @@ fun main(argv: Array<String>) {
             val snap = AgentBrowser.snapshot(doc)
             assertEquals(golden(args, "golden__gold_price_page"), snap.text)
             assertFalse(snap.text.contains("ignore previous instructions"), "hidden text leaked")
-            // Refs: a map in document order, with what the model may ask about each.
-            assertEquals((1..12).map { "e$it" }, snap.refs.keys.toList())
+            // Refs: a map in document order, with what the model may ask about each. The five
+            // price list items (e8–e12) are shown whole, so their lines carry no ref; the
+            // document still knows them (the query for e8 below).
+            assertEquals((1..7).map { "e$it" }, snap.refs.keys.toList())
             // e1 is the navigation landmark (landmarks always get a ref, to be scoped).
             assertEquals("navigation", snap.refs.getValue("e1").role)
             val home = snap.refs.getValue("e2")
