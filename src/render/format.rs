@@ -373,12 +373,7 @@ fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -
         let part: Cow<'_, str> = if node.is_text_run() {
             clean(node.text.as_deref().unwrap_or(""))
         } else {
-            let label = node
-                .name
-                .as_deref()
-                .or(node.text.as_deref())
-                .map(str::to_string)
-                .unwrap_or_else(|| plain_text(flat, j));
+            let label = label(flat, j);
             match (node.role.as_deref(), cx.ref_of(j)) {
                 (Some("img"), Some(r)) if !label.is_empty() => {
                     Cow::Owned(format!("![{}]({r})", bracketed(&label)))
@@ -417,15 +412,8 @@ fn options_content(flat: &[Flat<'_>], i: usize, limit: usize) -> String {
     let options: Vec<(String, bool)> = (i + 1..end)
         .filter(|&j| super::plan::role_of(flat[j].node) == "option")
         .map(|j| {
-            let node = flat[j].node;
-            let label = node
-                .name
-                .as_deref()
-                .or(node.text.as_deref())
-                .map(str::to_string)
-                .unwrap_or_else(|| plain_text(flat, j));
-            let selected = node.states.contains(crate::tree::State::Selected);
-            (clean(&label).into_owned(), selected)
+            let selected = flat[j].node.states.contains(crate::tree::State::Selected);
+            (clean(&label(flat, j)).into_owned(), selected)
         })
         .collect();
     // An empty option (a placeholder) counts but says nothing.
@@ -505,14 +493,9 @@ fn row_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -> S
 fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
     // Most names computed from content are the content, word for word: checked first,
     // character by character, without building either string.
-    let content = flat[i + 1..flat[i].end as usize].iter().flat_map(|f| {
-        let n = f.node;
-        n.text
-            .as_deref()
-            .or(n.name.as_deref().filter(|_| n.children.is_empty()))
-            .unwrap_or("")
-            .chars()
-    });
+    let content = flat[i + 1..flat[i].end as usize]
+        .iter()
+        .flat_map(|f| own_words(f.node).unwrap_or("").chars());
     let mut content = content.filter(|c| c.is_alphanumeric());
     if name
         .chars()
@@ -528,12 +511,7 @@ fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
     }
     let mut have = String::new();
     for f in &flat[i + 1..flat[i].end as usize] {
-        let n = f.node;
-        let words = n
-            .text
-            .as_deref()
-            .or(n.name.as_deref().filter(|_| n.children.is_empty()));
-        if let Some(w) = words {
+        if let Some(w) = own_words(f.node) {
             have.push_str(&alnum(w));
         }
         if have.len() > want.len() + 400 {
@@ -541,6 +519,24 @@ fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
         }
     }
     have.contains(&want)
+}
+
+/// A node's own words in its subtree's content: its text, or a leaf's name.
+fn own_words(n: &TreeNode) -> Option<&str> {
+    n.text
+        .as_deref()
+        .or(n.name.as_deref().filter(|_| n.children.is_empty()))
+}
+
+/// What an element inside a line is called there: its name, its text, or the plain text of
+/// its subtree (a link or an option without either).
+fn label(flat: &[Flat<'_>], j: usize) -> String {
+    let node = flat[j].node;
+    node.name
+        .as_deref()
+        .or(node.text.as_deref())
+        .map(str::to_string)
+        .unwrap_or_else(|| plain_text(flat, j))
 }
 
 /// The plain text of a subtree (runs and texts), for labels of links without a name.

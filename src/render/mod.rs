@@ -20,9 +20,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::text::truncate_with_ellipsis;
-// The header's title, written the same way by `read`.
 use crate::tree::{Attrs, NodeTree, Ref, TreeNode};
 use crate::walk::DEFAULT_ATTRS;
+// The header's title, written the same way by `read`.
 pub(crate) use format::{quote, MAX_TITLE_CHARS};
 
 /// Output format.

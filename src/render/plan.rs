@@ -110,8 +110,9 @@ const MAILING_WORDS: &[&str] = &[
 ];
 
 /// What makes a field key: a task on this page most likely needs it.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Key {
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(super) enum Key {
+    #[default]
     No,
     /// An e-mail field: key for recovery and registration, not for a newsletter.
     Email,
@@ -223,10 +224,8 @@ pub(super) struct Counts {
     pub refs: u32,
     /// Text lines (paragraphs, runs, items with text) in the subtree.
     pub blocks: u32,
-    /// A key field in the subtree.
-    pub key_field: bool,
-    /// A key field in the subtree that is more than an e-mail field (see `Key`).
-    pub strong_key: bool,
+    /// The strongest key field in the subtree (see `Key`).
+    pub key: Key,
     /// A multi-line text field (`<textarea>`) in the subtree: a comment or contact form.
     pub multiline: bool,
     /// Order-sensitive hash of the subtree's links (name and href); 0 without links.
@@ -302,9 +301,7 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
         // (Only controls can be key fields: the checks below are skipped for the rest.)
         if is_control(role) {
             c.controls += 1;
-            let key = key_of(node);
-            c.key_field |= key != Key::No;
-            c.strong_key |= key == Key::Strong;
+            c.key = c.key.max(key_of(node));
             c.multiline |= role == "textbox" && node.tag == "textarea";
         }
         if refs_ok[i] {
@@ -323,8 +320,7 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
             pc.controls += c.controls;
             pc.refs += c.refs;
             pc.blocks += c.blocks;
-            pc.key_field |= c.key_field;
-            pc.strong_key |= c.strong_key;
+            pc.key = pc.key.max(c.key);
             pc.multiline |= c.multiline;
             if c.link_sig != 0 {
                 pc.link_sig = fnv(pc.link_sig, &c.link_sig.to_le_bytes());
@@ -640,43 +636,37 @@ impl Plan {
                     && (scores_as_block(flat[i].node) || role_of(flat[i].node) == "row")
             })
             .collect::<Vec<bool>>();
-        // The items of a list that holds prose read as one text: a short item ("2021
-        // planning underway") or one made mostly of its links ("[Bug 1678173] fixed") stays
-        // with its siblings. Alone, it would be folded into a stub line as long as itself.
-        // (Three quarters of link text still marks a list of links.)
-        // So does a short text between two paragraphs ("Advertising", a pull quote's
-        // credit): alone it would leave a stub line longer than itself in the article.
-        // (Only the main content's lines: prose ranks only there.)
+        // Within the main content (prose ranks only there), the items of a list that holds
+        // prose read as one text: a short item ("2021 planning underway") or one made mostly
+        // of its links ("[Bug 1678173] fixed") stays with its siblings. So does a short text
+        // between two paragraphs ("Advertising", a pull quote's credit). Alone, each would
+        // be folded into a stub line as long as itself. (Three quarters of link text still
+        // marks a list of links.)
         let mut holds_prose = vec![false; n];
-        let mut prev_sibling = vec![u32::MAX; n];
-        let mut last_child = vec![u32::MAX; n];
+        for i in 1..n {
+            if in_main[i] && prose[i] {
+                holds_prose[flat[i].parent as usize] = true;
+            }
+        }
+        // The line before each, among its parent's lines, as the pass goes.
+        let mut last_line = vec![u32::MAX; n];
         for i in 1..n {
             if !in_main[i] || kind[i] != Kind::Line {
                 continue;
             }
             let p = flat[i].parent as usize;
-            holds_prose[p] |= prose[i];
-            prev_sibling[i] = last_child[p];
-            last_child[p] = i as u32;
-        }
-        let next_is_prose = |prose: &[bool], i: usize| {
-            let e = flat[i].end as usize;
-            e < n && flat[e].parent == flat[i].parent && prose[e]
-        };
-        for i in 1..n {
+            let prev = std::mem::replace(&mut last_line[p], i as u32);
             let c = counts[i];
-            if !in_main[i]
-                || kind[i] != Kind::Line
-                || prose[i]
-                || c.text == 0
-                || u64::from(c.link_text) * 4 >= u64::from(c.text) * 3
-            {
+            if prose[i] || c.text == 0 || u64::from(c.link_text) * 4 >= u64::from(c.text) * 3 {
                 continue;
             }
-            let in_prose_list =
-                role_of(flat[i].node) == "listitem" && holds_prose[flat[i].parent as usize];
-            let prev = prev_sibling[i];
-            let between = prev != u32::MAX && prose[prev as usize] && next_is_prose(&prose, i);
+            let in_prose_list = role_of(flat[i].node) == "listitem" && holds_prose[p];
+            let next = flat[i].end as usize;
+            let between = prev != u32::MAX
+                && prose[prev as usize]
+                && next < n
+                && flat[next].parent as usize == p
+                && prose[next];
             if in_prose_list || between {
                 prose[i] = true;
             }
@@ -830,18 +820,18 @@ fn single_content_child(flat: &[Flat<'_>], i: usize, content: &impl Fn(usize) ->
 /// comment and mailing-list forms apart from the key kinds for the same reason: they hold
 /// an e-mail field and no task needs them first.
 fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut [u8]) {
-    let mut start: Option<usize> = None;
+    // The run so far (a form is open while it has members).
     let mut members: Vec<usize> = Vec::new();
     let mut links_in_row = 0;
     let close = |members: &mut Vec<usize>, prio: &mut [u8]| {
         let any = |f: &dyn Fn(usize) -> bool| members.iter().any(|&m| f(m));
-        let key = any(&|m| counts[m].strong_key)
-            || (any(&|m| counts[m].key_field)
+        let key = any(&|m| counts[m].key == Key::Strong)
+            || (any(&|m| counts[m].key == Key::Email)
                 && !any(&|m| counts[m].multiline || says_mailing(flat[m].node))
                 && any(&|m| !matches!(prio[m], P_ASIDE | P_CHROME)));
         if key {
             for &m in members.iter() {
-                if prio[m] != P_CHROME || counts[m].key_field {
+                if prio[m] != P_CHROME || counts[m].key != Key::No {
                     prio[m] = P_KEY;
                 }
             }
@@ -860,32 +850,26 @@ fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut
             true
         } else if role == "link" {
             links_in_row += 1;
-            links_in_row <= 2 && start.is_some()
+            links_in_row <= 2 && !members.is_empty()
         } else {
             // Short texts (a label, "Remember me") stay inside the form; a heading or a
             // paragraph ends it.
-            start.is_some() && text_len < 60 && role != "heading"
+            !members.is_empty() && text_len < 60 && role != "heading"
         };
         if !member {
             close(&mut members, prio);
-            start = None;
             links_in_row = 0;
             continue;
         }
         // A run does not cross into another region (the sidebar's sign-up after the
         // header's search): it keeps the priority class it started in.
-        if start.is_some_and(|s| prio[s] != prio[i]) {
+        if members.first().is_some_and(|&s| prio[s] != prio[i]) {
             close(&mut members, prio);
-            start = None;
             links_in_row = 0;
-        }
-        if start.is_none() {
-            start = Some(i);
         }
         members.push(i);
         if members.len() >= 40 {
             close(&mut members, prio);
-            start = None;
         }
     }
     close(&mut members, prio);
