@@ -326,6 +326,21 @@ fn hostile(c: &mut Criterion) {
             }),
             [50_000, 100_000],
         ),
+        // Rules for other pages of the site: each needs a class the page lacks (left out
+        // before parsing), while the page carries as many classes of its own.
+        (
+            "css_unused_rules",
+            Box::new(|n| {
+                let css: String = (0..n)
+                    .map(|i| format!(".u{i} .c{i}, #u{i}{{display:none}}"))
+                    .collect();
+                let links: String = (0..n)
+                    .map(|i| format!("<a href=/ class=c{i} id=i{i}>x</a>"))
+                    .collect();
+                format!("<style>{css}</style>{links}")
+            }),
+            [50_000, 100_000],
+        ),
         (
             "css_selector_parts",
             Box::new(|n| {

@@ -81,14 +81,15 @@ impl Selector {
 /// and its ancestors about hundreds of class selectors, and splitting a long `class`
 /// attribute at every question was a third of its matching time.
 #[derive(Default)]
-pub(crate) struct ClassNames {
+pub struct ClassNames {
     /// Per arena index: where its names are in `names`.
     spans: Vec<std::ops::Range<usize>>,
     names: Vec<LocalName>,
 }
 
 impl ClassNames {
-    pub(crate) fn new(dom: &Dom) -> ClassNames {
+    /// The class names of every element of `dom`.
+    pub fn new(dom: &Dom) -> ClassNames {
         let mut spans = vec![0..0; dom.len()];
         let mut names = Vec::new();
         for (id, el) in dom.elements() {
@@ -103,8 +104,13 @@ impl ClassNames {
         ClassNames { spans, names }
     }
 
+    /// Every element's class names, element after element.
+    pub fn all(&self) -> &[LocalName] {
+        &self.names
+    }
+
     /// The class names of `id`, in attribute order.
-    pub(crate) fn of(&self, id: NodeId) -> &[LocalName] {
+    pub fn of(&self, id: NodeId) -> &[LocalName] {
         self.spans
             .get(id.index())
             .and_then(|span| self.names.get(span.clone()))

@@ -6,7 +6,7 @@
 //! do). An element then tries only the rules filed under its own id, classes, attributes and
 //! tag, plus the universal ones, instead of every rule of the page.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use html5ever::LocalName;
 use precomputed_hash::PrecomputedHash;
@@ -243,7 +243,7 @@ impl Cascaded {
 /// `.menu` (`selectors`' `AncestorHashes`; the filter never rejects a selector that matches).
 pub struct Matcher<'r> {
     rules: &'r [Rule],
-    classes: ClassNames,
+    classes: &'r ClassNames,
     index: &'r RuleIndex,
     caches: SelectorCaches,
     candidates: Vec<u32>,
@@ -256,15 +256,11 @@ pub struct Matcher<'r> {
 }
 
 impl<'r> Matcher<'r> {
-    pub fn new(dom: &Dom, rules: &'r [Rule], index: &'r RuleIndex) -> Matcher<'r> {
+    /// A matcher of `rules` for the elements of the page `classes` were taken from.
+    pub fn new(rules: &'r [Rule], index: &'r RuleIndex, classes: &'r ClassNames) -> Matcher<'r> {
         Matcher {
             rules,
-            // Without rules nothing is matched: no name is worth interning.
-            classes: if rules.is_empty() {
-                ClassNames::default()
-            } else {
-                ClassNames::new(dom)
-            },
+            classes,
             index,
             caches: SelectorCaches::default(),
             candidates: Vec::new(),
@@ -319,7 +315,7 @@ impl<'r> Matcher<'r> {
             return out;
         };
         self.enter(dom, id);
-        let Some(element) = ElementRef::with_classes(dom, id, &self.classes) else {
+        let Some(element) = ElementRef::with_classes(dom, id, self.classes) else {
             return out;
         };
         let mut candidates = std::mem::take(&mut self.candidates);

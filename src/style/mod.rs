@@ -13,7 +13,8 @@
 //! - and, from `style` attributes only, `opacity: 0` and `cursor: pointer`.
 //!
 //! Steps: [`sheet`] parses the sheets (`@media` for the configured [`Viewport`], `@supports`
-//! taken as true, `@layer` ordered) and keeps only rules that set one of these properties;
+//! taken as true, `@layer` ordered) and keeps only rules that set one of these properties
+//! and may match the page (their selectors' classes and ids are on it: [`sheet::Vocabulary`]);
 //! [`cascade`] files them by the rightmost id, class or tag of each selector and, for every
 //! element, matches the rules filed under its own keys with the `selectors` crate, then takes
 //! the winner per property by importance, `style` attribute, layer, specificity and order.
@@ -33,14 +34,18 @@ pub mod cascade;
 pub mod media;
 pub mod sheet;
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use html5ever::local_name;
 
 pub use media::Viewport;
 
+use crate::parse::select::ClassNames;
 use crate::parse::{Dom, Element, NodeId};
 use crate::text::TextTransform;
 use cascade::{Matcher, RuleIndex};
-use sheet::{Decls, Display, Sheets};
+use sheet::{Decls, Display, Sheets, Vocabulary};
 
 /// Which style sheets count, and the device `@media` rules are evaluated for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -162,22 +167,32 @@ impl Styles {
     /// assert_eq!(styles.get(span).display_none, Some(true));
     /// ```
     pub fn build(dom: &Dom, opts: &StyleOptions) -> Styles {
-        let mut sheets = Sheets::new(&opts.viewport);
+        let mut texts = Vec::new();
         let mut any_inline = false;
         for (id, el) in dom.elements() {
             any_inline |= el.has_attr(&local_name!("style"));
             if !opts.ignore_stylesheets {
-                if let Some(css) = sheet_text(dom, id, el, &opts.viewport) {
-                    sheets.add(&css);
-                }
+                texts.extend(sheet_text(dom, id, el, &opts.viewport));
             }
         }
-        if sheets.rules.is_empty() && !any_inline {
-            return Styles::default();
+        let classes = OnceCell::new();
+        let vocabulary = Vocabulary::new(dom, &classes);
+        let mut sheets = Sheets::new(&opts.viewport, Some(&vocabulary));
+        for css in &texts {
+            sheets.add(css);
         }
         let mut rules = sheets.rules;
+        if rules.is_empty() && !any_inline {
+            return Styles::default();
+        }
         let index = RuleIndex::build(&mut rules);
-        let mut matcher = Matcher::new(dom, &rules, &index);
+        // Without rules no class is matched: none is worth interning.
+        let classes = if rules.is_empty() {
+            &ClassNames::default()
+        } else {
+            classes.get_or_init(|| ClassNames::new(dom))
+        };
+        let mut matcher = Matcher::new(&rules, &index, classes);
         let mut table = vec![0u16; dom.len()];
         for (id, el) in dom.elements() {
             let inherited = dom
@@ -228,7 +243,12 @@ impl Styles {
 /// The text of a style sheet the page applies: a `<style>` element, or a `<link
 /// rel=stylesheet>` whose `href` is a `data:` URL; `None` when its `media` does not match
 /// or its `type` is not CSS.
-fn sheet_text(dom: &Dom, id: NodeId, el: Element<'_>, viewport: &Viewport) -> Option<String> {
+fn sheet_text<'d>(
+    dom: &'d Dom,
+    id: NodeId,
+    el: Element<'_>,
+    viewport: &Viewport,
+) -> Option<Cow<'d, str>> {
     let media_ok = || {
         el.attr(&local_name!("media"))
             .is_none_or(|m| viewport.matches_str(m))
@@ -245,13 +265,18 @@ fn sheet_text(dom: &Dom, id: NodeId, el: Element<'_>, viewport: &Viewport) -> Op
         if !css_type || in_noscript || !media_ok() {
             return None;
         }
-        let mut css = String::new();
-        for c in dom.children(id) {
-            if let Some(t) = dom.text(c) {
-                css.push_str(t);
+        // One text node as a rule (a sheet can be megabytes: borrowed, not copied).
+        let mut texts = dom.children(id).filter_map(|c| dom.text(c));
+        let first = texts.next().unwrap_or_default();
+        return Some(match texts.next() {
+            None => Cow::Borrowed(first),
+            Some(second) => {
+                let mut css = String::from(first);
+                css.push_str(second);
+                texts.for_each(|t| css.push_str(t));
+                Cow::Owned(css)
             }
-        }
-        return Some(css);
+        });
     }
     if el.is_html(&local_name!("link")) {
         let rel = el.attr(&local_name!("rel"))?;
@@ -263,7 +288,7 @@ fn sheet_text(dom: &Dom, id: NodeId, el: Element<'_>, viewport: &Viewport) -> Op
         {
             return None;
         }
-        return data_url_text(el.attr(&local_name!("href"))?);
+        return data_url_text(el.attr(&local_name!("href"))?).map(Cow::Owned);
     }
     None
 }
