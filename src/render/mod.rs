@@ -502,10 +502,11 @@ fn choose(
     ];
     // Main text leaves room to the rest of the page, when there is a rest: a long article
     // must not hide every control. The room is what the controls after the key forms take
-    // (at a lower bound per line, plus a ref and an attribute), and a fortieth of the budget
-    // for the way around the page (stub lines with ref ranges); never over a tenth. A page
-    // without such controls gives its article the rest: a flat tenth held back 1 200
-    // characters that chart labels and comment metadata then took.
+    // (at a lower bound per line, plus a ref and an attribute), never over a tenth. Nothing
+    // more is held back: every line shown pays for the stub lines it opens or splits, so
+    // the way around the page is paid for already. A page without such controls gives its
+    // article the rest: a flat tenth held back 1 200 characters that chart labels and
+    // comment metadata then took (and a fortieth, 300 that bylines and comment headers took).
     let rest_pending = (1..n).any(|i| {
         plan.kind[i] == plan::Kind::Line
             && !plan.prose[i]
@@ -520,7 +521,7 @@ fn choose(
             })
             .map(|i| line_lower_bound(opts, plan, flat[i].node, i) + 24)
             .sum();
-        (budget as isize / 40 + controls).min(budget as isize / 10)
+        controls.min(budget as isize / 10)
     } else {
         0
     };
