@@ -136,8 +136,9 @@ impl Document {
     }
 
     /// Renders one part of the page: `scope` is a ref (`e12`: that node and its content, the
-    /// way a folded stub line invites) or a CSS selector (the first visible match's
-    /// content). Refs are the whole page's, whatever the scope.
+    /// way a folded stub line invites) or a CSS selector (the first visible match: scoped as
+    /// its ref when it has one, else its content). Refs are the whole page's, whatever the
+    /// scope.
     ///
     /// ```
     /// use agent_snapshot::{Document, RenderOptions, TreeOptions};
@@ -151,6 +152,10 @@ impl Document {
     /// assert!(by_css.text.contains("[¥580](e3)") && !by_css.text.contains("Home"), "{}", by_css.text);
     /// let by_ref = doc.snapshot_scoped("e1", &opts)?;
     /// assert!(by_ref.text.contains("Home") && !by_ref.text.contains("Gold"));
+    /// // A match with a ref shows its own line, as its ref does.
+    /// let link = doc.snapshot_scoped("#deal a", &opts)?;
+    /// assert_eq!(link.text, doc.snapshot_scoped("e3", &opts)?.text);
+    /// assert!(link.text.contains(r#"- link "¥580" [href=/g] [ref=e3]"#), "{}", link.text);
     /// assert!(doc.snapshot_scoped("#nothing", &opts).is_err());
     /// # Ok::<(), agent_snapshot::ScopeError>(())
     /// ```
@@ -182,6 +187,16 @@ impl Document {
                     && crate::aria::hidden::is_hidden(&self.dom, self.index.styles(), id).is_none()
             })
             .ok_or_else(|| ScopeError::NoMatch(scope.to_string()))?;
+        // A match with a ref is that ref's scope: its own line first (a link or a button
+        // scoped is its line, not only its text), then its content.
+        let page_ref = self
+            .refs
+            .iter()
+            .position(|&r| r == id)
+            .and_then(|i| Ref::new(u32::try_from(i + 1).ok()?));
+        if let Some(r) = page_ref {
+            return render_scope(&self.tree, r, opts);
+        }
         let walked = walk_from(&self.dom, &self.index, &self.opts, id);
         let mut tree = walked.tree;
         // The scoped walk numbers its refs from e1; give each node the whole page's ref.
