@@ -212,6 +212,23 @@ pub fn truncate_chars(s: &str, max: usize) -> (&str, bool) {
     }
 }
 
+/// [`truncate_chars`] backed off to the last space, so a cut text ends on a whole word;
+/// unless that would throw away more than half of what fits (one long word, a URL).
+///
+/// ```
+/// use agent_snapshot::text::word_head;
+///
+/// assert_eq!(word_head("The council approved the budget", 20), "The council");
+/// assert_eq!(word_head("a https://example.com/very/long/path", 20), "a https://example.c");
+/// ```
+pub fn word_head(s: &str, max: usize) -> &str {
+    let (kept, _) = truncate_chars(s, max);
+    match kept.rfind(' ') {
+        Some(space) if space * 2 >= kept.len() => &kept[..space],
+        _ => kept,
+    }
+}
+
 /// [`truncate_chars`], then the ellipsis appended when the text was cut.
 pub fn truncate_with_ellipsis(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match truncate_chars(s, max) {

@@ -674,11 +674,7 @@ fn common_indent<'a>(lines: &[&'a str]) -> &'a str {
 /// boundary unless that loses most of it, and never inside a link or image (`[label](e12)`:
 /// a cut marker would read as another ref). `None` when nothing is left.
 pub(super) fn cut_words(text: &str, max: usize) -> Option<String> {
-    let (head, _) = crate::text::truncate_chars(text, max);
-    let head = match head.rfind(' ') {
-        Some(i) if i >= head.len() / 2 => &head[..i],
-        _ => head,
-    };
+    let head = crate::text::word_head(text, max);
     let head = match head.rfind('[') {
         Some(open) if !head[open..].contains(')') => head[..open].trim_end_matches('!'),
         _ => head,

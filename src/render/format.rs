@@ -349,13 +349,7 @@ fn cut_words(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
-    let (kept, _) = crate::text::truncate_chars(s, max);
-    let kept = match kept.rfind(' ') {
-        // Back to the last word boundary, unless that throws most of the text away.
-        Some(sp) if sp * 2 >= kept.len() => &kept[..sp],
-        _ => kept,
-    };
-    format!("{}{ELLIPSIS}", kept.trim_end())
+    format!("{}{ELLIPSIS}", crate::text::word_head(s, max).trim_end())
 }
 
 /// The inline content of `flat[i]`'s subtree: text runs, `[label](ref)` for links,
