@@ -501,8 +501,11 @@ fn choose(
         (plan::P_CHROME, Stage::All),
     ];
     // Main text leaves room to the rest of the page, when there is a rest: a long article
-    // must not hide every control. The room is what the controls after the key forms take
-    // (at a lower bound per line, plus a ref and an attribute), never over a tenth. Nothing
+    // must not hide every control. The room is what the other controls of the main content
+    // and of the rest of the page take (at a lower bound per line, plus a ref and an
+    // attribute), never over a tenth; those of complementary regions and of the chrome rank
+    // below the main content and hold nothing back (a news page's menu toggles and footer
+    // buttons took the tenth, and the chrome still comes last). Nothing
     // more is held back: every line shown pays for the stub lines it opens or splits, so
     // the way around the page is paid for already. A page without such controls gives its
     // article the rest: a flat tenth held back 1 200 characters that chart labels and
@@ -516,7 +519,7 @@ fn choose(
         let controls: isize = (1..n)
             .filter(|&i| {
                 plan.kind[i] == plan::Kind::Line
-                    && plan.prio[i] != plan::P_KEY
+                    && matches!(plan.prio[i], plan::P_MAIN | plan::P_REST)
                     && plan::is_control(plan::role_of(flat[i].node))
             })
             .map(|i| line_lower_bound(opts, plan, flat[i].node, i) + 24)
