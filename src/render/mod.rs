@@ -503,13 +503,12 @@ fn choose(
     // Main text leaves room to the rest of the page, when there is a rest: a long article
     // must not hide every control. The room is what the other controls of the main content
     // and of the rest of the page take (at a lower bound per line, plus a ref and an
-    // attribute), never over a tenth; those of complementary regions and of the chrome rank
-    // below the main content and hold nothing back (a news page's menu toggles and footer
-    // buttons took the tenth, and the chrome still comes last). Nothing
-    // more is held back: every line shown pays for the stub lines it opens or splits, so
-    // the way around the page is paid for already. A page without such controls gives its
-    // article the rest: a flat tenth held back 1 200 characters that chart labels and
-    // comment metadata then took (and a fortieth, 300 that bylines and comment headers took).
+    // attribute), never over a tenth. Controls of complementary regions and of the chrome
+    // rank below the main content and hold nothing back: a news page's menu toggles and
+    // footer buttons took the tenth, and the chrome comes last anyway. Nothing is held back
+    // for stub lines either: every line shown pays for the stubs it opens or splits. (A flat
+    // tenth, then a fortieth on top of the controls, went to chart labels, bylines and
+    // comment headers.)
     let rest_pending = (1..n).any(|i| {
         plan.kind[i] == plan::Kind::Line
             && !plan.prose[i]
