@@ -187,25 +187,20 @@ impl Document {
                     && crate::aria::hidden::is_hidden(&self.dom, self.index.styles(), id).is_none()
             })
             .ok_or_else(|| ScopeError::NoMatch(scope.to_string()))?;
-        // A match with a ref is that ref's scope: its own line first (a link or a button
-        // scoped is its line, not only its text), then its content.
-        let page_ref = self
-            .refs
-            .iter()
-            .position(|&r| r == id)
-            .and_then(|i| Ref::new(u32::try_from(i + 1).ok()?));
-        if let Some(r) = page_ref {
-            return render_scope(&self.tree, r, opts);
-        }
-        let walked = walk_from(&self.dom, &self.index, &self.opts, id);
-        let mut tree = walked.tree;
-        // The scoped walk numbers its refs from e1; give each node the whole page's ref.
         let page_ref: std::collections::HashMap<NodeId, Ref> = self
             .refs
             .iter()
             .enumerate()
             .filter_map(|(i, id)| Some((*id, Ref::new(u32::try_from(i + 1).ok()?)?)))
             .collect();
+        // A match with a ref is that ref's scope: its own line first (a link or a button
+        // scoped is its line, not only its text), then its content.
+        if let Some(&r) = page_ref.get(&id) {
+            return render_scope(&self.tree, r, opts);
+        }
+        let walked = walk_from(&self.dom, &self.index, &self.opts, id);
+        let mut tree = walked.tree;
+        // The scoped walk numbers its refs from e1; give each node the whole page's ref.
         let mut stack: Vec<&mut TreeNode> = vec![&mut tree.tree];
         while let Some(node) = stack.pop() {
             if let Some(r) = node.ref_ {

@@ -186,13 +186,9 @@ impl Styles {
             return Styles::default();
         }
         let index = RuleIndex::build(&mut rules);
-        // Without rules no class is matched: none is worth interning.
-        let classes = if rules.is_empty() {
-            &ClassNames::default()
-        } else {
-            classes.get_or_init(|| ClassNames::new(dom))
-        };
-        let mut matcher = Matcher::new(&rules, &index, classes);
+        // Without rules nothing is matched (and no class is worth interning).
+        let mut matcher = (!rules.is_empty())
+            .then(|| Matcher::new(&rules, &index, classes.get_or_init(|| ClassNames::new(dom))));
         let mut table = vec![0u16; dom.len()];
         for (id, el) in dom.elements() {
             let inherited = dom
@@ -203,10 +199,9 @@ impl Styles {
                     ElementStyle::unpack(bits).text_transform
                 });
             let inline = el.attr(&local_name!("style")).map(Decls::parse);
-            let mut decls = if rules.is_empty() {
-                inline.unwrap_or_default()
-            } else {
-                matcher.cascade(dom, id, inline.as_ref()).decls
+            let mut decls = match &mut matcher {
+                Some(matcher) => matcher.cascade(dom, id, inline.as_ref()).decls,
+                None => inline.unwrap_or_default(),
             };
             // Anti-flicker snippets (Chartbeat's `body { visibility: hidden !important }`,
             // A/B-testing `body { display: none }` / `opacity: 0`) hide the whole page until a
