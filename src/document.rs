@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use crate::aria::Index;
+use crate::content::MainContent;
 use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
 use crate::parse::{Dom, NodeId};
@@ -10,7 +11,7 @@ use crate::read::{ReadError, ReadOptions, ReadResult};
 use crate::render::{render, render_scope, scope_ref, RenderOptions, ScopeError, SnapshotResult};
 use crate::style::Styles;
 use crate::tree::{NodeTree, Ref, TreeNode};
-use crate::walk::{walk, walk_from, TreeOptions};
+use crate::walk::{walk_from, walk_marking_main, TreeOptions};
 
 /// A parsed page: the arena, its node tree and the ref table.
 ///
@@ -33,6 +34,8 @@ pub struct Document {
     index: Index,
     tree: NodeTree,
     refs: Vec<NodeId>,
+    /// What [`crate::content`] found: the snapshot ranks it, `read` reads it.
+    main: MainContent,
     encoding: &'static encoding_rs::Encoding,
     encoding_source: EncodingSource,
     decode_errors: bool,
@@ -98,12 +101,14 @@ impl Document {
         decode_errors: bool,
     ) -> Document {
         let index = Index::with_styles(&dom, Styles::build(&dom, &opts.style));
-        let walked = walk(&dom, &index, opts);
+        let main = crate::content::find(&dom, &index);
+        let walked = walk_marking_main(&dom, &index, opts, &main.membership(&dom));
         Document {
             dom,
             index,
             tree: walked.tree,
             refs: walked.refs,
+            main,
             encoding,
             encoding_source,
             decode_errors,
@@ -251,11 +256,6 @@ impl Document {
         self.decode_errors
     }
 
-    /// For each ref `e{i+1}`, the arena node it names.
-    pub(crate) fn refs(&self) -> &[NodeId] {
-        &self.refs
-    }
-
     /// The element found as the page's main content (see [`crate::read`]): the top
     /// candidate of the Readability-style scoring, before the siblings that join it are
     /// added. `None` when no paragraph on the page scored. Its ref, when it has one, is
@@ -272,7 +272,7 @@ impl Document {
     /// assert_eq!(main.attr(&local_name!("id")), Some("story"));
     /// ```
     pub fn main_content(&self) -> Option<NodeId> {
-        crate::read::main_content(&self.dom, &self.index, &self.refs)
+        self.main.top
     }
 
     /// The main content as readable lines under [`ReadOptions::max_chars_total`], with the
@@ -297,7 +297,14 @@ impl Document {
     /// # Errors
     /// [`ReadError::RefNotFound`] when [`ReadOptions::from`] names no ref of the page.
     pub fn read(&self, opts: &ReadOptions) -> Result<ReadResult, ReadError> {
-        crate::read::read(self, opts)
+        crate::read::read(
+            &self.dom,
+            &self.index,
+            &self.tree,
+            &self.refs,
+            &self.main,
+            opts,
+        )
     }
 }
 

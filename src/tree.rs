@@ -86,6 +86,12 @@ pub struct TreeNode {
     /// `cursor:pointer` in the browser) rather than from the role.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cursor_interactive: bool,
+    /// The page's main content starts here (offline: what [`crate::content`] found, the part
+    /// `read` reads). The renderer ranks marked subtrees as its main content; a tree with no
+    /// mark (from the in-browser script) is ranked by the renderer's own scoring. Omitted
+    /// when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub main: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
 }

@@ -222,13 +222,24 @@ struct Ctx<'a> {
 
 /// Walks `dom` into a node tree.
 pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
-    walk_split(dom, index, opts, None).0
+    walk_split(dom, index, opts, None, &[]).0
+}
+
+/// [`walk`], marking the main content: the nodes of the elements `in_main` holds (by arena
+/// index) get [`TreeNode::main`] where their parent node is outside it.
+pub(crate) fn walk_marking_main(
+    dom: &Dom,
+    index: &Index,
+    opts: &TreeOptions,
+    in_main: &[bool],
+) -> Walked {
+    walk_split(dom, index, opts, None, in_main).0
 }
 
 /// Walks the subtree of `root` only (a scoped snapshot): `root` is the tree's root, and
 /// refs are numbered within it (the caller maps them to the whole page's).
 pub fn walk_from(dom: &Dom, index: &Index, opts: &TreeOptions, root: NodeId) -> Walked {
-    walk_split(dom, index, opts, Some(root)).0
+    walk_split(dom, index, opts, Some(root), &[]).0
 }
 
 /// What became of the helper thread's run (tests check that the split pays).
@@ -249,6 +260,7 @@ fn walk_split(
     index: &Index,
     opts: &TreeOptions,
     scope: Option<NodeId>,
+    in_main: &[bool],
 ) -> (Walked, Spliced) {
     let attr_names = opts
         .attrs
@@ -328,7 +340,7 @@ fn walk_split(
         Some(root) => root.close().0,
         None => TreeNode::default(),
     };
-    let refs = number_refs(&mut tree, &order);
+    let refs = number_refs(&mut tree, &order, in_main);
     let walked = Walked {
         tree: NodeTree {
             version: SCHEMA_VERSION,
@@ -702,23 +714,33 @@ enum PieceOp<'a> {
 }
 
 /// Numbers refs `e1`, `e2`… in document order: a pre-order pass over the finished tree visits
-/// nodes in the order they were emitted.
-fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)]) -> Vec<NodeId> {
+/// nodes in the order they were emitted. On the way it marks the main content: a node whose
+/// element `in_main` holds (by arena index; empty for none) and whose parent node is not in
+/// it gets `main`.
+fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)], in_main: &[bool]) -> Vec<NodeId> {
     let mut refs = Vec::new();
     let mut position = 0;
-    let mut stack: Vec<&mut TreeNode> = vec![tree];
-    while let Some(node) = stack.pop() {
+    // (node, whether its parent node is in the main content)
+    let mut stack: Vec<(&mut TreeNode, bool)> = vec![(tree, false)];
+    while let Some((node, parent_main)) = stack.pop() {
         // Text runs are not elements: they have no place in `order`.
         if node.is_text_run() {
             continue;
         }
-        if let Some(&(id, true)) = order.get(position) {
-            refs.push(id);
-            // More refs than u32 would need more nodes than the arena can number.
-            node.ref_ = u32::try_from(refs.len()).ok().and_then(Ref::new);
+        let mut here_main = parent_main;
+        if let Some(&(id, gets_ref)) = order.get(position) {
+            if gets_ref {
+                refs.push(id);
+                // More refs than u32 would need more nodes than the arena can number.
+                node.ref_ = u32::try_from(refs.len()).ok().and_then(Ref::new);
+            }
+            if !parent_main && in_main.get(id.index()).copied().unwrap_or(false) {
+                node.main = true;
+                here_main = true;
+            }
         }
         position += 1;
-        stack.extend(node.children.iter_mut().rev());
+        stack.extend(node.children.iter_mut().rev().map(|c| (c, here_main)));
     }
     refs
 }
@@ -1148,6 +1170,7 @@ mod tests {
                 ..opts.clone()
             },
             None,
+            &[],
         );
         assert_eq!(dump(&one), dump(&two), "{spliced:?}");
         spliced

@@ -8,8 +8,8 @@
 
 use html5ever::local_name;
 
-use super::content::{class_and_id, class_weight, heading_level, Page, BOILER, HIDDEN, UNLIKELY};
 use crate::aria::Index;
+use crate::content::{heading_level, is_block, Page};
 use crate::parse::{Element, NodeData, NodeId};
 use crate::text::{is_html_space, truncate_with_ellipsis};
 
@@ -213,69 +213,7 @@ impl<'p> Extract<'p> {
 
     /// Whether an element of the content is left out with its subtree.
     fn left_out(&self, id: NodeId, el: Element<'_>) -> bool {
-        let flags = self.page.flags[id.index()];
-        if flags & (HIDDEN | BOILER) != 0 {
-            return true;
-        }
-        if !self.page.strict {
-            return false;
-        }
-        if flags & UNLIKELY != 0 {
-            return true;
-        }
-        let a = self.page.agg[id.index()];
-        let hints = class_and_id(el);
-        // Share bars (`_clean` of share elements under 500 characters).
-        if hints.contains("share") && a.text < 500 {
-            return true;
-        }
-        if matches!(heading_level(el), Some(1 | 2)) && class_weight(el) < 0.0 {
-            return true;
-        }
-        let conditional = el.in_html_ns()
-            && match *el.local() {
-                local_name!("div") | local_name!("section") | local_name!("ul") => true,
-                local_name!("ol") => true,
-                local_name!("table") => self.index.is_layout_table(id),
-                _ => false,
-            };
-        conditional && self.cleaned_conditionally(id, el)
-    }
-
-    /// Readability's `_cleanConditionally`: a container that looks like a link list, an
-    /// image gallery, a form or an embed rather than prose.
-    fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>) -> bool {
-        let a = self.page.agg[id.index()];
-        let weight = class_weight(el);
-        if weight + self.page.score_of(id) < 0.0 {
-            return true;
-        }
-        if a.commas >= 10 {
-            return false;
-        }
-        let is_list = el.is_html(&local_name!("ul")) || el.is_html(&local_name!("ol"));
-        let p = a.paragraphs as f32;
-        let img = a.images as f32;
-        let li = a.items as f32 - 100.0;
-        let heading_density = if a.text == 0 {
-            0.0
-        } else {
-            a.heading_text as f32 / a.text as f32
-        };
-        let density = a.link_density();
-        let in_figure = self.figures > 0;
-        (img > 1.0 && p / img < 0.5 && !in_figure)
-            || (!is_list && li > p)
-            || (a.inputs as f32 > (p / 3.0).floor())
-            || (!is_list
-                && heading_density < 0.9
-                && a.text < 25
-                && (a.images == 0 || a.images > 2)
-                && !in_figure)
-            || (!is_list && weight < 25.0 && density > 0.2)
-            || (weight >= 25.0 && density > 0.5)
-            || (a.embeds == 1 && a.text < 75)
-            || a.embeds > 1
+        self.page.left_out(id, el, self.figures > 0)
     }
 
     /// Starts an element; `None` when its children are not to be visited.
@@ -382,7 +320,7 @@ impl<'p> Extract<'p> {
                 self.block_start();
                 Exit::Figure
             }
-            _ if super::content::is_block(el) => {
+            _ if is_block(el) => {
                 self.block_start();
                 Exit::Block
             }
@@ -550,7 +488,7 @@ impl<'p> Extract<'p> {
                 NodeData::Text(t) if !self.page.text_hidden(d) => raw.push_str(dom.str(*t)),
                 NodeData::Element(data) => {
                     let el = dom.element_of(data);
-                    if self.page.flags[d.index()] & (HIDDEN | BOILER) != 0 {
+                    if self.page.not_shown(d) {
                         walk.skip_subtree(d);
                     } else if el.is_html(&local_name!("br")) {
                         raw.push('\n');

@@ -25,18 +25,16 @@
 //! depth.
 
 mod blocks;
-mod content;
 
 use serde::Serialize;
 
 use crate::aria::Index;
-use crate::document::Document;
 use crate::parse::{Dom, NodeId};
 use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
 
+use crate::content::{MainContent, Page};
 use blocks::{shows_ref, Block, Extract};
-use content::Page;
 
 /// Budgets for [`Document::read`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,35 +117,13 @@ struct Extracted {
     order: Vec<u32>,
 }
 
-/// Finds the main content and its blocks. Readability's fallback: when the strict attempt
-/// (unlikely classes out, class weights, conditional cleaning) keeps under 500 characters,
-/// a relaxed one runs. Unlike Readability, the relaxed result must be twice as long to win:
-/// a short article stays short rather than gaining the sidebar its rules had removed.
-fn extract(dom: &Dom, index: &Index, ref_of: &[u32]) -> Extracted {
-    let strict = attempt(dom, index, ref_of, true);
-    let chars = |e: &Extracted| e.blocks.iter().map(|b| b.text.len()).sum::<usize>();
-    if chars(&strict) >= 500 {
-        return strict;
-    }
-    let relaxed = attempt(dom, index, ref_of, false);
-    if chars(&relaxed) > 2 * chars(&strict) {
-        relaxed
-    } else {
-        strict
-    }
-}
-
-fn attempt(dom: &Dom, index: &Index, ref_of: &[u32], strict: bool) -> Extracted {
-    let page = Page::measure(dom, index.styles(), strict);
-    let (main, parts) = match page.main_content() {
-        Some(m) => (Some(m.top), m.parts),
-        // Nothing scored (no paragraph of 25 characters): the whole body is the content.
-        None => (None, vec![page.body]),
-    };
-    let blocks = Extract::new(&page, index, ref_of).run(&parts);
+/// The main content ([`crate::content`]) as blocks.
+fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extracted {
+    let page = Page::measure(dom, index, main.strict);
+    let blocks = Extract::new(&page, index, ref_of).run(&main.parts);
     Extracted {
         blocks,
-        main,
+        main: main.top,
         order: page.order,
     }
 }
@@ -163,19 +139,18 @@ fn ref_numbers(dom: &Dom, refs: &[NodeId]) -> Vec<u32> {
     ref_of
 }
 
-/// [`Document::main_content`].
-pub(crate) fn main_content(dom: &Dom, index: &Index, refs: &[NodeId]) -> Option<NodeId> {
+/// [`Document::read`](crate::Document::read): the page's arena, its index, node tree, ref
+/// table and main content.
+pub(crate) fn read(
+    dom: &Dom,
+    index: &Index,
+    tree: &NodeTree,
+    refs: &[NodeId],
+    main: &MainContent,
+    opts: &ReadOptions,
+) -> Result<ReadResult, ReadError> {
     let ref_of = ref_numbers(dom, refs);
-    extract(dom, index, &ref_of).main
-}
-
-/// [`Document::read`].
-pub(crate) fn read(doc: &Document, opts: &ReadOptions) -> Result<ReadResult, ReadError> {
-    let dom = doc.dom();
-    let refs = doc.refs();
-    let tree = doc.tree();
-    let ref_of = ref_numbers(dom, refs);
-    let found = extract(dom, doc.index(), &ref_of);
+    let found = extract(dom, index, main, &ref_of);
     let blocks = &found.blocks;
     // Where to start: the block holding `from` (or the first after it).
     let first = match opts.from {

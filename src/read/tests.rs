@@ -1,5 +1,6 @@
 use super::*;
 use crate::walk::TreeOptions;
+use crate::Document;
 
 const PROSE: &str = "This paragraph is long enough to count, with commas, clauses, and more \
                      than a hundred characters of running text in it.";

@@ -655,7 +655,7 @@ pub(super) fn node_line(
     // needs no ref of its own: the line says all the `text` query would, and its links
     // carry their refs. (Cut or folded, it keeps the ref that gets the rest.) The ref stays
     // in the tree: refs never renumber.
-    if in_main && plan.main != 0 && cut.is_none() && !container && says_all(role) {
+    if in_main && plan.has_main && cut.is_none() && !container && says_all(role) {
         h.ref_ = None;
     }
     if h.ref_.is_some() {

@@ -577,7 +577,7 @@ fn choose(
                 // (The page itself is no list: its children are never capped.)
                 p != 0
                     && plan.shown[p]
-                    && !(plan.in_main[p] && plan.main != 0)
+                    && !(plan.in_main[p] && plan.has_main)
                     && !plan.prose[x]
                     && class != plan::P_KEY
                     && shown_children[p] as usize >= opts.max_siblings

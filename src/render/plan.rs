@@ -238,8 +238,11 @@ pub(super) struct Plan {
     pub counts: Vec<Counts>,
     /// The depth a line of this node is written at.
     pub depth: Vec<u32>,
-    /// The flat index of the main content (0: the whole page).
+    /// The flat index of the main content (0: the whole page), or of the nearest node
+    /// holding every part the producer marked.
     pub main: usize,
+    /// Whether the page has main content apart from the rest (else all of it ranks as main).
+    pub has_main: bool,
     pub in_main: Vec<bool>,
     pub prio: Vec<u8>,
     /// A line of prose: a paragraph-like block of some length with few links.
@@ -429,6 +432,19 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
     best
 }
 
+/// The nearest node holding flat nodes `a` and `b` (the root at worst).
+fn common_ancestor(flat: &[Flat<'_>], mut a: usize, mut b: usize) -> usize {
+    // A parent comes before its children in the flat order: step up from the later one.
+    while a != b {
+        if a > b {
+            a = flat[a].parent as usize;
+        } else {
+            b = flat[b].parent as usize;
+        }
+    }
+    a
+}
+
 /// The page's chrome: ranked last.
 fn is_chrome(role: &str) -> bool {
     matches!(role, "navigation" | "banner" | "contentinfo")
@@ -504,7 +520,17 @@ pub(super) fn option_list(flat: &[Flat<'_>], i: usize) -> bool {
 impl Plan {
     pub(super) fn new(flat: &[Flat<'_>], refs_ok: &[bool], opts: &RenderOptions) -> Plan {
         let counts = count(flat, refs_ok);
-        let main = main_content(flat, &counts);
+        // The producer's word first: the offline walk marks what the content stage found
+        // (the part `read` reads); a tree without marks is scored here.
+        let marked: Vec<usize> = (1..flat.len()).filter(|&i| flat[i].node.main).collect();
+        let main = match marked.as_slice() {
+            [] => main_content(flat, &counts),
+            [one] => *one,
+            [first, rest @ ..] => rest
+                .iter()
+                .fold(*first, |a, &b| common_ancestor(flat, a, b)),
+        };
+        let has_main = main != 0 || !marked.is_empty();
         let n = flat.len();
         let content = |i: usize| !opts.compact || flat[i].has_ref || flat[i].has_text;
 
@@ -515,9 +541,9 @@ impl Plan {
         let mut prio = vec![P_REST; n];
         let mut repeats: Vec<Option<u32>> = vec![None; n];
         let mut first_sig: HashMap<u64, u32> = HashMap::new();
-        in_main[0] = main == 0;
+        in_main[0] = !has_main;
         kind[0] = Kind::Container;
-        prio[0] = if main == 0 { P_MAIN } else { P_REST };
+        prio[0] = if has_main { P_REST } else { P_MAIN };
         // (index of the line that swallowed this subtree, if any)
         let mut swallowed_until = 0usize;
         let mut text_override = HashMap::new();
@@ -527,7 +553,12 @@ impl Plan {
             let p = f.parent as usize;
             let node = f.node;
             let role = role_of(node);
-            in_main[i] = in_main[p] || i == main;
+            in_main[i] = in_main[p]
+                || if marked.is_empty() {
+                    i == main
+                } else {
+                    node.main
+                };
             depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
             if i < swallowed_until || !content(i) {
                 kind[i] = Kind::None;
@@ -717,6 +748,7 @@ impl Plan {
             counts,
             depth,
             main,
+            has_main,
             in_main,
             prio,
             repeats,

@@ -9,25 +9,31 @@
 use html5ever::{local_name, LocalName};
 
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
+use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::style::Styles;
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
-pub(super) const HIDDEN: u8 = 1;
+const HIDDEN: u8 = 1;
 /// `visibility:hidden` applies here (resolved with inheritance): its own text is not shown.
 const VIS_HIDDEN: u8 = 2;
 /// Never content: navigation, forms, dialogs… by tag or role.
-pub(super) const BOILER: u8 = 4;
+const BOILER: u8 = 4;
 /// Unlikely content by its class or id (Readability's prepass); dropped on the strict attempt.
-pub(super) const UNLIKELY: u8 = 8;
+const UNLIKELY: u8 = 8;
 /// Has a content score.
 const CANDIDATE: u8 = 16;
 /// Has a block-level element child (Readability's `_hasChildBlockElement`).
 const BLOCK_CHILD: u8 = 32;
+/// The pass looked at this node and found it shown: only such nodes are ever read. A subtree
+/// the pass skipped (boilerplate, unlikely) was never checked for hidden descendants, so it
+/// must not be read by another path either (a `<script>` under a skipped root came out as
+/// text).
+const VISITED: u8 = 64;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Agg {
+pub(crate) struct Agg {
     /// Visible text, in characters, whitespace collapsed.
     pub text: u32,
     /// Text inside links, in characters; `#` links count 0.3 (Readability's weighting).
@@ -46,7 +52,7 @@ pub(super) struct Agg {
 }
 
 impl Agg {
-    pub(super) fn link_density(&self) -> f32 {
+    pub(crate) fn link_density(&self) -> f32 {
         if self.text == 0 {
             0.0
         } else {
@@ -67,8 +73,10 @@ fn shown(styles: &Styles, id: NodeId, el: Element<'_>, inherited_vis_hidden: boo
 }
 
 /// The measured page.
-pub(super) struct Page<'a> {
+pub(crate) struct Page<'a> {
     pub dom: &'a Dom,
+    /// The page's roles and layout tables (conditional cleaning reads them).
+    index: &'a Index,
     /// The page's computed visibility (its own style sheets and `style` attributes).
     pub styles: &'a Styles,
     /// Pre-order position of every node reachable from the document (0 for the rest, such
@@ -85,7 +93,7 @@ pub(super) struct Page<'a> {
 
 /// Elements that end a run of inline content (Readability's `DIV_TO_P_ELEMS` and the other
 /// block containers).
-pub(super) fn is_block(el: Element<'_>) -> bool {
+pub(crate) fn is_block(el: Element<'_>) -> bool {
     el.in_html_ns()
         && matches!(
             *el.local(),
@@ -131,7 +139,7 @@ pub(super) fn is_block(el: Element<'_>) -> bool {
         )
 }
 
-pub(super) fn heading_level(el: Element<'_>) -> Option<u32> {
+pub(crate) fn heading_level(el: Element<'_>) -> Option<u32> {
     if !el.in_html_ns() {
         return None;
     }
@@ -186,7 +194,6 @@ fn is_boilerplate(el: Element<'_>) -> bool {
             | local_name!("footer")
             | local_name!("menu")
             | local_name!("dialog")
-            | local_name!("form")
             | local_name!("button")
             | local_name!("input")
             | local_name!("select")
@@ -289,7 +296,7 @@ fn matches_any(s: &str, hints: &[&str]) -> bool {
 }
 
 /// The class and id, lower-cased, space-separated (empty when neither is set).
-pub(super) fn class_and_id(el: Element<'_>) -> String {
+fn class_and_id(el: Element<'_>) -> String {
     let class = el.attr(&local_name!("class")).unwrap_or("");
     let id = el.attr(&local_name!("id")).unwrap_or("");
     if class.is_empty() && id.is_empty() {
@@ -299,7 +306,12 @@ pub(super) fn class_and_id(el: Element<'_>) -> String {
 }
 
 fn is_unlikely(el: Element<'_>) -> bool {
-    if el.is_html(&local_name!("body")) || el.is_html(&local_name!("a")) {
+    // The root and the body are never unlikely: `<html class="hasRightSidebar">` says how the
+    // page is laid out, not that the page is a sidebar.
+    if el.is_html(&local_name!("html"))
+        || el.is_html(&local_name!("body"))
+        || el.is_html(&local_name!("a"))
+    {
         return false;
     }
     let hints = class_and_id(el);
@@ -307,7 +319,7 @@ fn is_unlikely(el: Element<'_>) -> bool {
 }
 
 /// `_getClassWeight`: ±25 for the class and ±25 for the id.
-pub(super) fn class_weight(el: Element<'_>) -> f32 {
+fn class_weight(el: Element<'_>) -> f32 {
     let mut w = 0.0;
     for name in [local_name!("class"), local_name!("id")] {
         if let Some(v) = el.attr(&name).filter(|v| !v.is_empty()) {
@@ -369,12 +381,17 @@ fn measure(s: &str) -> (u32, u32) {
 
 /// Readability scores text blocks of at least this many characters.
 const MIN_PARAGRAPH: u32 = 25;
+/// The share of the page's prose the main content holds at least, where an ancestor of the
+/// top candidate holds it (`Page::main_content`). Measured on the web2025 pages: 0.3 to 0.7
+/// score alike there; above 0.4 the reading set's articles gain their comment threads.
+const COVER: f32 = 0.4;
 /// Ancestors a paragraph's score reaches.
 const SCORE_ANCESTORS: usize = 5;
 
 impl<'a> Page<'a> {
     /// Measures the page. `strict`: leave unlikely-by-class subtrees out and weigh classes.
-    pub(super) fn measure(dom: &'a Dom, styles: &'a Styles, strict: bool) -> Page<'a> {
+    pub(crate) fn measure(dom: &'a Dom, index: &'a Index, strict: bool) -> Page<'a> {
+        let styles = index.styles();
         let n = dom.len();
         let body = dom
             .body()
@@ -382,6 +399,7 @@ impl<'a> Page<'a> {
             .unwrap_or(NodeId::DOCUMENT);
         let mut page = Page {
             dom,
+            index,
             styles,
             order: vec![0; n],
             flags: vec![0; n],
@@ -415,6 +433,7 @@ impl<'a> Page<'a> {
                     if vis {
                         continue;
                     }
+                    self.flags[i] |= VISITED;
                     let (chars, commas) = measure(dom.str(*t));
                     if let Some(p) = dom.node(id).parent {
                         let a = &mut self.agg[p.index()];
@@ -430,6 +449,7 @@ impl<'a> Page<'a> {
                         self.flags[i] |= HIDDEN;
                         continue;
                     };
+                    self.flags[i] |= VISITED;
                     if vis {
                         self.flags[i] |= VIS_HIDDEN;
                     }
@@ -654,7 +674,7 @@ impl<'a> Page<'a> {
     }
 
     /// The final score, 0 for an element that did not score.
-    pub(super) fn score_of(&self, id: NodeId) -> f32 {
+    pub(crate) fn score_of(&self, id: NodeId) -> f32 {
         if self.is_candidate(id) {
             self.final_score(id)
         } else {
@@ -662,10 +682,111 @@ impl<'a> Page<'a> {
         }
     }
 
+    /// Whether an element is never read: hidden, boilerplate, or not looked at by the pass.
+    pub(crate) fn not_shown(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | BOILER | VISITED) != VISITED
+    }
+
+    /// Whether an element of the content is left out with its subtree: hidden, boilerplate
+    /// or never looked at by the pass, and on the strict attempt what Readability's
+    /// `_prepArticle` removes. `in_figure`: inside a `<figure>`, where images are content.
+    pub(crate) fn left_out(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
+        if self.not_shown(id) {
+            return true;
+        }
+        let flags = self.flags[id.index()];
+        if !self.strict {
+            return false;
+        }
+        if flags & UNLIKELY != 0 {
+            return true;
+        }
+        let a = self.agg[id.index()];
+        let hints = class_and_id(el);
+        // Share bars (`_clean` of share elements under 500 characters).
+        if hints.contains("share") && a.text < 500 {
+            return true;
+        }
+        if matches!(heading_level(el), Some(1 | 2)) && class_weight(el) < 0.0 {
+            return true;
+        }
+        let conditional = el.in_html_ns()
+            && match *el.local() {
+                local_name!("div") | local_name!("section") | local_name!("ul") => true,
+                local_name!("ol") => true,
+                local_name!("table") => self.index.is_layout_table(id),
+                _ => false,
+            };
+        conditional && self.cleaned_conditionally(id, el, in_figure)
+    }
+
+    /// Readability's `_cleanConditionally`: a container that looks like a link list, an
+    /// image gallery, a form or an embed rather than prose.
+    fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
+        let a = self.agg[id.index()];
+        let weight = class_weight(el);
+        if weight + self.score_of(id) < 0.0 {
+            return true;
+        }
+        if a.commas >= 10 {
+            return false;
+        }
+        let is_list = el.is_html(&local_name!("ul")) || el.is_html(&local_name!("ol"));
+        let p = a.paragraphs as f32;
+        let img = a.images as f32;
+        let li = a.items as f32 - 100.0;
+        let heading_density = if a.text == 0 {
+            0.0
+        } else {
+            a.heading_text as f32 / a.text as f32
+        };
+        let density = a.link_density();
+        (img > 1.0 && p / img < 0.5 && !in_figure)
+            || (!is_list && li > p)
+            || (a.inputs as f32 > (p / 3.0).floor())
+            || (!is_list
+                && heading_density < 0.9
+                && a.text < 25
+                && (a.images == 0 || a.images > 2)
+                && !in_figure)
+            || (!is_list && weight < 25.0 && density > 0.2)
+            || (weight >= 25.0 && density > 0.5)
+            || (a.embeds == 1 && a.text < 75)
+            || a.embeds > 1
+    }
+
+    /// Characters of visible text the content `parts` keep after cleaning (what a read of
+    /// them shows, less its markup).
+    pub(crate) fn kept_chars(&self, parts: &[NodeId]) -> usize {
+        let dom = self.dom;
+        let mut total = 0usize;
+        // (node, figures open above it)
+        let mut stack: Vec<(NodeId, usize)> = parts.iter().rev().map(|&p| (p, 0)).collect();
+        while let Some((id, figures)) = stack.pop() {
+            match &dom.node(id).data {
+                NodeData::Text(t) if !self.text_hidden(id) => {
+                    total = total.saturating_add(measure(dom.str(*t)).0 as usize);
+                }
+                NodeData::Element(data) => {
+                    let el = dom.element_of(data);
+                    if self.left_out(id, el, figures > 0) {
+                        continue;
+                    }
+                    let figures = figures + usize::from(el.is_html(&local_name!("figure")));
+                    let start = stack.len();
+                    stack.extend(dom.children(id).map(|c| (c, figures)));
+                    stack[start..].reverse();
+                }
+                _ => {}
+            }
+        }
+        total
+    }
+
     /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
     /// `visibility:hidden` of its parent.
-    pub(super) fn text_hidden(&self, id: NodeId) -> bool {
-        self.flags[id.index()] & HIDDEN != 0
+    pub(crate) fn text_hidden(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | VISITED) != VISITED
             || self
                 .dom
                 .node(id)
@@ -675,12 +796,12 @@ impl<'a> Page<'a> {
 
     /// Whether `visibility:hidden` applies to the element itself: an image's alt text is
     /// then not shown, like its text.
-    pub(super) fn visibility_hidden(&self, id: NodeId) -> bool {
+    pub(crate) fn visibility_hidden(&self, id: NodeId) -> bool {
         self.flags[id.index()] & VIS_HIDDEN != 0
     }
 
     /// Whether the element has a block-level child.
-    pub(super) fn has_block_child(&self, id: NodeId) -> bool {
+    pub(crate) fn has_block_child(&self, id: NodeId) -> bool {
         self.flags[id.index()] & BLOCK_CHILD != 0
     }
 
@@ -690,7 +811,7 @@ impl<'a> Page<'a> {
 
     /// The main content: the top candidate and the siblings that join it, in document
     /// order; `None` when nothing on the page scored.
-    pub(super) fn main_content(&self) -> Option<Main> {
+    pub(crate) fn main_content(&self) -> Option<Main> {
         let mut top: Vec<(NodeId, f32)> = Vec::with_capacity(6);
         for &c in &self.candidates {
             if c == self.body || self.dom.element(c).is_none() {
@@ -760,10 +881,31 @@ impl<'a> Page<'a> {
             }
             best = p;
         }
+        // A part of the content is not the content: a service page's first section, one post
+        // of a thread, the intro of a product. The top candidate grows to the nearest
+        // ancestor holding `COVER` of the page's prose (text outside links), unless that
+        // ancestor is mostly links (the page's chrome, not more of its content).
+        let total = self.prose(self.body);
+        let mut up = Some(best);
+        while let Some(p) = up.filter(|&p| p != self.body) {
+            if self.prose(p) >= COVER * total {
+                if self.agg[p.index()].link_density() < 0.5 {
+                    best = p;
+                }
+                break;
+            }
+            up = self.parent_element(p);
+        }
         Some(Main {
             top: best,
             parts: self.join_siblings(best),
         })
+    }
+
+    /// Text outside links.
+    fn prose(&self, id: NodeId) -> f32 {
+        let a = self.agg[id.index()];
+        (a.text as f32 - a.link).max(0.0)
     }
 
     fn parent_element(&self, id: NodeId) -> Option<NodeId> {
@@ -862,7 +1004,7 @@ fn ends_a_sentence(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// The main content found.
-pub(super) struct Main {
+pub(crate) struct Main {
     /// The top candidate (after climbing): the element named as the main content.
     pub top: NodeId,
     /// The elements read, in document order: the top candidate and the siblings joining it.
@@ -875,8 +1017,8 @@ mod tests {
 
     fn main_of(html: &str) -> Option<String> {
         let dom = Dom::parse(html);
-        let styles = Styles::build(&dom, &Default::default());
-        let page = Page::measure(&dom, &styles, true);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+        let page = Page::measure(&dom, &index, true);
         let main = page.main_content()?;
         let el = dom.element(main.top)?;
         Some(
