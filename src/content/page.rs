@@ -30,6 +30,8 @@ const BLOCK_CHILD: u8 = 32;
 /// must not be read by another path either (a `<script>` under a skipped root came out as
 /// text).
 const VISITED: u8 = 64;
+/// Its class or id names a share bar (`_clean` of share elements).
+const SHARE: u8 = 128;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -85,6 +87,8 @@ pub(crate) struct Page<'a> {
     pub flags: Vec<u8>,
     pub agg: Vec<Agg>,
     score: Vec<f32>,
+    /// `_getClassWeight` of every element (0 without class and id).
+    weight: Vec<f32>,
     candidates: Vec<NodeId>,
     /// Whether unlikely-by-class subtrees were left out and class weights applied.
     pub strict: bool,
@@ -295,45 +299,75 @@ fn matches_any(s: &str, hints: &[&str]) -> bool {
     hints.iter().any(|h| s.contains(h))
 }
 
-/// The class and id, lower-cased, space-separated (empty when neither is set).
-fn class_and_id(el: Element<'_>) -> String {
-    let class = el.attr(&local_name!("class")).unwrap_or("");
-    let id = el.attr(&local_name!("id")).unwrap_or("");
-    if class.is_empty() && id.is_empty() {
-        return String::new();
-    }
-    format!("{class} {id}").to_ascii_lowercase()
+/// What a `class` or an `id` value says, matched once per distinct value (a shop's 700 cards
+/// share one class string: seventy substring searches each were a tenth of the snapshot).
+#[derive(Clone, Copy, Default)]
+struct AttrHints {
+    unlikely: bool,
+    maybe: bool,
+    /// `_getClassWeight`'s part for this attribute: -25, 0 or +25 (both: 0).
+    weight: f32,
+    share: bool,
 }
 
-fn is_unlikely(el: Element<'_>) -> bool {
-    // The root and the body are never unlikely: `<html class="hasRightSidebar">` says how the
-    // page is laid out, not that the page is a sidebar.
-    if el.is_html(&local_name!("html"))
-        || el.is_html(&local_name!("body"))
-        || el.is_html(&local_name!("a"))
-    {
-        return false;
-    }
-    let hints = class_and_id(el);
-    !hints.is_empty() && matches_any(&hints, UNLIKELY_HINTS) && !matches_any(&hints, MAYBE_HINTS)
-}
-
-/// `_getClassWeight`: ±25 for the class and ±25 for the id.
-fn class_weight(el: Element<'_>) -> f32 {
-    let mut w = 0.0;
-    for name in [local_name!("class"), local_name!("id")] {
-        if let Some(v) = el.attr(&name).filter(|v| !v.is_empty()) {
-            let v = v.to_ascii_lowercase();
-            let token_hid = v.split_ascii_whitespace().any(|t| t == "hid");
-            if token_hid || matches_any(&v, NEGATIVE_HINTS) {
-                w -= 25.0;
-            }
-            if matches_any(&v, POSITIVE_HINTS) {
-                w += 25.0;
-            }
+impl AttrHints {
+    fn of(value: &str) -> AttrHints {
+        let v = value.to_ascii_lowercase();
+        let token_hid = v.split_ascii_whitespace().any(|t| t == "hid");
+        let mut weight = 0.0;
+        if token_hid || matches_any(&v, NEGATIVE_HINTS) {
+            weight -= 25.0;
+        }
+        if matches_any(&v, POSITIVE_HINTS) {
+            weight += 25.0;
+        }
+        AttrHints {
+            unlikely: matches_any(&v, UNLIKELY_HINTS),
+            maybe: matches_any(&v, MAYBE_HINTS),
+            weight,
+            share: v.contains("share"),
         }
     }
-    w
+}
+
+/// [`AttrHints`] of every distinct `class` and `id` value, filled as the pass meets them.
+#[derive(Default)]
+struct HintCache<'a> {
+    seen: foldhash::HashMap<&'a str, AttrHints>,
+}
+
+impl<'a> HintCache<'a> {
+    fn get(&mut self, value: &'a str) -> AttrHints {
+        if value.is_empty() {
+            return AttrHints::default();
+        }
+        *self
+            .seen
+            .entry(value)
+            .or_insert_with(|| AttrHints::of(value))
+    }
+
+    /// The element's class and id together: Readability's `unlikelyCandidates` test on
+    /// "class id", `_getClassWeight` (±25 for each), and whether it names a share bar.
+    fn element(&mut self, el: Element<'a>) -> AttrHints {
+        let class = self.get(el.attr(&local_name!("class")).unwrap_or(""));
+        let id = self.get(el.attr(&local_name!("id")).unwrap_or(""));
+        AttrHints {
+            unlikely: (class.unlikely || id.unlikely) && !(class.maybe || id.maybe),
+            maybe: class.maybe || id.maybe,
+            weight: class.weight + id.weight,
+            share: class.share || id.share,
+        }
+    }
+}
+
+/// Whether an element can be unlikely content at all. The root and the body never are:
+/// `<html class="hasRightSidebar">` says how the page is laid out, not that the page is a
+/// sidebar.
+fn may_be_unlikely(el: Element<'_>) -> bool {
+    !(el.is_html(&local_name!("html"))
+        || el.is_html(&local_name!("body"))
+        || el.is_html(&local_name!("a")))
 }
 
 /// Whether the element is a landmark for the page's main content.
@@ -405,6 +439,7 @@ impl<'a> Page<'a> {
             flags: vec![0; n],
             agg: vec![Agg::default(); n],
             score: vec![0.0; n],
+            weight: vec![0.0; n],
             candidates: Vec::new(),
             strict,
             body,
@@ -420,6 +455,7 @@ impl<'a> Page<'a> {
         // (node, leaving, visibility hidden inherited)
         let mut stack: Vec<(NodeId, bool, bool)> = vec![(NodeId::DOCUMENT, false, false)];
         let mut next_order = 0u32;
+        let mut hints = HintCache::default();
         while let Some((id, leaving, vis)) = stack.pop() {
             let i = id.index();
             if leaving {
@@ -460,7 +496,12 @@ impl<'a> Page<'a> {
                         self.number_subtree(id, &mut next_order);
                         continue;
                     }
-                    if is_unlikely(el) {
+                    let h = hints.element(el);
+                    self.weight[i] = h.weight;
+                    if h.share {
+                        self.flags[i] |= SHARE;
+                    }
+                    if h.unlikely && may_be_unlikely(el) {
                         self.flags[i] |= UNLIKELY;
                         if self.strict {
                             self.number_subtree(id, &mut next_order);
@@ -664,7 +705,7 @@ impl<'a> Page<'a> {
                 _ => 0.0,
             }
         };
-        let weight = if self.strict { class_weight(el) } else { 0.0 };
+        let weight = if self.strict { self.weight[i] } else { 0.0 };
         self.score[i] = base + weight;
     }
 
@@ -702,12 +743,11 @@ impl<'a> Page<'a> {
             return true;
         }
         let a = self.agg[id.index()];
-        let hints = class_and_id(el);
         // Share bars (`_clean` of share elements under 500 characters).
-        if hints.contains("share") && a.text < 500 {
+        if flags & SHARE != 0 && a.text < 500 {
             return true;
         }
-        if matches!(heading_level(el), Some(1 | 2)) && class_weight(el) < 0.0 {
+        if matches!(heading_level(el), Some(1 | 2)) && self.weight[id.index()] < 0.0 {
             return true;
         }
         let conditional = el.in_html_ns()
@@ -724,7 +764,7 @@ impl<'a> Page<'a> {
     /// image gallery, a form or an embed rather than prose.
     fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
         let a = self.agg[id.index()];
-        let weight = class_weight(el);
+        let weight = self.weight[id.index()];
         if weight + self.score_of(id) < 0.0 {
             return true;
         }
