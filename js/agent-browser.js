@@ -355,7 +355,11 @@ let emit = (el, cs, insideP, o) => {
   if (dropped(r)) r = '';
   let cat = INTERACTIVE.has(r) ? 'i' : CONTENT.has(r) ? 'c' : r ? 's' : '';
   let cur = o._cursorInteractive && cat !== 'i' && cursorInteractive(el, cs);
-  if ((insideP && cat !== 'i' && !cur) || (!r && !cur)) return null;
+  if (insideP && cat !== 'i' && !cur) return null;
+  // An unnamed <form> stays as a node without role, name or ref, so the renderer knows which
+  // controls belong together; its text is kept as runs (src/walk.rs, emit).
+  if (!r && !cur && tag(el) === 'form') return {_node: {tag: 'form', attrs: attrsOf(el, o._maxAttrValueLen)}, _el: el, _text: buf(1e5), _kidsP: false, _fw: 1};
+  if (!r && !cur) return null;
   let shown = r || (clickable(el) || cursor(cs) === 'pointer' ? 'clickable' : 'focusable');
   let node = {tag: tag(el), role: shown}, name = accName(el, r ? shown : ''), lv = parseInt(attr(el, 'aria-level'), 10);
   if (name) node.name = name;
@@ -371,17 +375,21 @@ let emit = (el, cs, insideP, o) => {
 };
 // Text since the last child becomes a #text run among the children, so text and inline
 // elements keep their order; a node without children keeps its text in `text` (src/walk.rs).
+// (An unnamed form keeps its text in runs always.)
 let flush = m => {
-  let k = m._node.children;
-  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1; }
+  if (!m._text._s || !(m._node.children || m._fw)) return;
+  (m._node.children = m._node.children || []).push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1;
 };
 // A block boundary: runs of a node with children part there; a leaf's text joins with a space.
-let brk = m => m._node.children ? flush(m) : gap(m._text);
+let brk = m => m._node.children || m._fw ? flush(m) : gap(m._text);
 let close = (m, parent) => {
   flush(m);
   let text = m._text._s;
   if (text && text !== m._node.name) m._node.text = text;
-  if (parent) { flush(parent); (parent._node.children = parent._node.children || []).push(m._node); }
+  // Text before the parent's first child is a run before it, as in src/walk.rs `push_child`.
+  if (parent) { parent._node.children = parent._node.children || []; flush(parent); parent._node.children.push(m._node); }
+  // An unnamed form's text labels its parent, as the same text outside a form would.
+  if (parent && m._fw && m._runs) parent._runs = 1;
 };
 let snapshot = (options = {}) => {
   let t0 = performance.now(), d = (v, x) => v == null ? x : v;

@@ -118,6 +118,22 @@ impl TreeNode {
     pub fn is_text_run(&self) -> bool {
         self.tag == TEXT_RUN_TAG
     }
+
+    /// Whether this is an unnamed `<form>`: a node without role, name or ref that only says
+    /// which controls belong together (`docs/node-tree.md`). A renderer writes no line for it.
+    pub fn is_form_wrapper(&self) -> bool {
+        self.role.is_none() && self.ref_.is_none() && self.tag == "form"
+    }
+
+    /// Whether an unnamed form holds text of its own (in a run, or in an unnamed form
+    /// inside it): text that, were the form not a node, would be its parent's.
+    pub(crate) fn form_wrapper_has_text(&self) -> bool {
+        self.is_form_wrapper()
+            && self
+                .children
+                .iter()
+                .any(|c| c.is_text_run() || c.form_wrapper_has_text())
+    }
 }
 
 /// A ref: `e` and a positive number without leading zeros, as `e1`, `e2`… in document order.

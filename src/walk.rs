@@ -106,6 +106,9 @@ struct Open {
     ref_if_labelled: bool,
     /// A text run was put among the children.
     has_runs: bool,
+    /// An unnamed `<form>` (see `emit`): its text is always kept as runs, never as `text`,
+    /// so that a renderer that sees through it finds the text where it was.
+    form_wrapper: bool,
 }
 
 impl Open {
@@ -118,6 +121,7 @@ impl Open {
             ref_always: false,
             ref_if_labelled: false,
             has_runs: false,
+            form_wrapper: false,
         }
     }
 
@@ -135,6 +139,9 @@ impl Open {
     /// Appends a closed child after the text that precedes it.
     fn push_child(&mut self, child: TreeNode) {
         self.flush_run();
+        // An unnamed form's text is this node's to a person: it labels this node (for the
+        // ref rule) as the same text outside a form would.
+        self.has_runs |= child.form_wrapper_has_text();
         self.node.children.push(child);
     }
 
@@ -142,7 +149,9 @@ impl Open {
     /// apart at block boundaries (each paragraph-like block of a container its own run);
     /// before that, text is joined with a space, so a leaf's text stays one `text`.
     fn boundary(&mut self) {
-        if self.node.children.is_empty() {
+        // (An unnamed form keeps its text in runs always, so its blocks are runs of their
+        // own, as they are in a parent with element children.)
+        if self.node.children.is_empty() && !self.form_wrapper {
             self.run.boundary();
         } else {
             self.flush_run();
@@ -154,7 +163,7 @@ impl Open {
     /// A node without element children keeps its text in `text` (omitted when it equals
     /// the name); a node with element children keeps it as `#text` runs among them.
     fn close(mut self) -> (TreeNode, bool) {
-        if !self.node.children.is_empty() {
+        if !self.node.children.is_empty() || self.form_wrapper {
             self.flush_run();
         }
         let Open {
@@ -774,6 +783,18 @@ fn emit(
     if inside_presentational && cat != Some(Category::Interactive) && !cursor {
         return None;
     }
+    // A `<form>` without a name has no role (html-aam: generic), but which controls belong
+    // together is what the renderer needs to keep a login form whole: it stays as a node
+    // without role, name or ref, which the renderer never writes as a line of its own.
+    if role.is_none() && !cursor && el.is_html(&local_name!("form")) {
+        let mut open = Open::new(TreeNode {
+            tag: tag_name(el),
+            attrs: attrs(dom, id, el, opts, attr_names),
+            ..Default::default()
+        });
+        open.form_wrapper = true;
+        return Some(open);
+    }
     // Text-level roles (strong, emphasis, code…) are formatting inside a sentence: their text
     // belongs to the node around them, or `Gold <strong>¥580</strong>` would read "Gold".
     if (role.is_none() || role.is_some_and(roles::is_text_level)) && !cursor {
@@ -1339,6 +1360,52 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(walk_html(html, &all).refs.len(), 3);
+    }
+
+    #[test]
+    fn an_unnamed_form_is_a_node_without_role_or_ref() {
+        let w = walk_html(
+            "<p>Before</p><form action=/s><div>Only</div><div>text</div></form>\
+             <form method=post>Name <input name=n><button>Go</button></form>\
+             <form aria-label=Find><input type=search></form>\
+             <ul><li><form>Price <input name=p></form></li></ul>",
+            &TreeOptions::default(),
+        );
+        let forms: Vec<&TreeNode> = flat(&w.tree.tree)
+            .into_iter()
+            .filter(|n| n.tag == "form")
+            .collect();
+        assert_eq!(forms.len(), 4);
+        // Unnamed: no role, name or ref; its text stays in runs among its children, parted
+        // at blocks (even when it has no element child), so a reader that sees through it
+        // finds the runs its parent would have had.
+        for f in [&forms[0], &forms[1], &forms[3]] {
+            assert!(f.role.is_none() && f.ref_.is_none() && f.name.is_none() && f.text.is_none());
+        }
+        assert_eq!(forms[0].attrs.get("action"), Some("/s"));
+        let runs: Vec<Option<&str>> = forms[0]
+            .children
+            .iter()
+            .map(|c| c.text.as_deref())
+            .collect();
+        assert_eq!(runs, [Some("Only"), Some("text")]);
+        let roles: Vec<&str> = forms[1]
+            .children
+            .iter()
+            .map(|c| c.role.as_deref().unwrap_or(&c.tag))
+            .collect();
+        assert_eq!(roles, ["#text", "textbox", "button"]);
+        // Named: the `form` landmark, with its ref.
+        assert_eq!(forms[2].role.as_deref(), Some("form"));
+        assert!(forms[2].ref_.is_some());
+        // A form's text labels the item around it, as it did when the form was no node: the
+        // item keeps its ref.
+        let li = flat(&w.tree.tree)
+            .into_iter()
+            .find(|n| n.tag == "li")
+            .expect("li");
+        assert!(li.ref_.is_some());
+        assert_eq!(w.refs.len(), 6);
     }
 
     #[test]

@@ -645,6 +645,14 @@ const PARITY_FIXTURES: &[(&str, &str)] = &[
     ("login", LOGIN),
     ("components", COMPONENTS),
     (
+        "forms",
+        "<form action=/a><div>Only text</div></form><form method=post><p>Sign in</p>\
+         <label>E-mail <input type=email name=e></label><div class=rules>Be kind.<br>No ads.</div>\
+         <label><input type=checkbox name=r> Remember me</label><input type=submit></form>\
+         <form aria-label=Find><input type=search></form><form style=display:none><input name=h></form>\
+         <button><form>inside a button</form></button><ul><li><form>Price <input name=p></form></li></ul>",
+    ),
+    (
         "landmarks",
         "<header><a href=/><img src=x alt=Home></a></header><nav><ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li></ul></nav>\
          <main><h1>Title</h1><section aria-label=News><h2>Today</h2><p>Text <a href=/c>more</a></p></section>\
@@ -670,8 +678,33 @@ async fn live_tree_matches_the_offline_tree_on_static_fixtures() {
             refs_of(&offline.tree().tree),
             "fixture {name}"
         );
+        assert_eq!(
+            forms_of(&live.tree),
+            forms_of(&offline.tree().tree),
+            "fixture {name}"
+        );
     }
     chrome.close().await;
+}
+
+/// Each `<form>` node: its role and what its children are (role, or tag for a text run and
+/// a node without role), in document order. The renderer keeps a form's controls together
+/// by these nodes, so both producers must make the same.
+fn forms_of(tree: &TreeNode) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        if n.tag == "form" {
+            let kids = n
+                .children
+                .iter()
+                .map(|c| c.role.as_deref().unwrap_or(&c.tag).to_string())
+                .collect();
+            out.push((n.role.as_deref().unwrap_or("").to_string(), kids));
+        }
+        stack.extend(n.children.iter().rev());
+    }
+    out
 }
 
 /// Parity and speed over `../shared/corpus` with scripts removed: prints agreement and the

@@ -253,11 +253,40 @@ fn count(root: &TreeNode) -> usize {
     n
 }
 
-fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
+/// The flat list, and where each unnamed form's content lies in it.
+struct Flattened<'a> {
+    flat: Vec<Flat<'a>>,
+    /// `[start, end)` in `flat` of each unnamed `<form>`'s content, in document order.
+    forms: Vec<(u32, u32)>,
+}
+
+/// The tree in pre-order. An unnamed form (a node without role, see [`is_form_wrapper`])
+/// gets no entry: its children take its place among its siblings, so every other stage
+/// sees the tree as it would be without it, and its span is kept in `forms` instead.
+fn flatten(root: &TreeNode) -> Flattened<'_> {
+    enum Item<'a> {
+        Node(&'a TreeNode, u32),
+        /// The end of the form whose span is `forms[k]`.
+        FormEnd(usize),
+    }
     let mut flat: Vec<Flat<'_>> = Vec::with_capacity(count(root));
+    let mut forms: Vec<(u32, u32)> = Vec::new();
     // (node, parent index); the root is entry 0 and is never written.
-    let mut stack: Vec<(&TreeNode, u32)> = vec![(root, 0)];
-    while let Some((node, parent)) = stack.pop() {
+    let mut stack: Vec<Item<'_>> = vec![Item::Node(root, 0)];
+    while let Some(item) = stack.pop() {
+        let (node, parent) = match item {
+            Item::Node(node, parent) => (node, parent),
+            Item::FormEnd(k) => {
+                forms[k].1 = position(flat.len());
+                continue;
+            }
+        };
+        if !flat.is_empty() && node.is_form_wrapper() && node.text.is_none() {
+            forms.push((position(flat.len()), 0));
+            stack.push(Item::FormEnd(forms.len() - 1));
+            stack.extend(node.children.iter().rev().map(|c| Item::Node(c, parent)));
+            continue;
+        }
         let index = position(flat.len());
         flat.push(Flat {
             node,
@@ -268,8 +297,9 @@ fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
                 || (node.children.is_empty()
                     && node.name.as_deref().is_some_and(|n| !n.is_empty())),
         });
-        stack.extend(node.children.iter().rev().map(|c| (c, index)));
+        stack.extend(node.children.iter().rev().map(|c| Item::Node(c, index)));
     }
+    forms.retain(|&(start, end)| end > start);
     // Subtree ends and ref presence, children before parents.
     let len = flat.len();
     for i in (0..len).rev() {
@@ -284,7 +314,7 @@ fn flatten(root: &TreeNode) -> Vec<Flat<'_>> {
             flat[p].has_text |= has_text;
         }
     }
-    flat
+    Flattened { flat, forms }
 }
 
 /// A position in the flat list as stored (see [`Flat`] for why it fits).
@@ -382,7 +412,7 @@ fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> Snapsh
         }
         _ => root,
     };
-    let flat = flatten(root);
+    let Flattened { flat, forms } = flatten(root);
     let refs_ok = valid_refs(&flat);
     let origin = tree.url.as_deref().and_then(lean::origin_of);
     let cx = format::Ctx {
@@ -391,7 +421,7 @@ fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> Snapsh
         opts,
         origin,
     };
-    let mut plan = plan::Plan::new(&flat, &refs_ok, opts);
+    let mut plan = plan::Plan::new(&flat, &forms, &refs_ok, opts);
     let main = Some(plan.main)
         .filter(|&m| m != 0)
         .and_then(|m| flat[m].node.ref_.filter(|_| refs_ok[m]));

@@ -94,7 +94,7 @@ const SEARCH_WORDS: &[&str] = &["search", "suche", "recherche", "buscar", "搜�
 
 /// Words that say a field is for an e-mail address only. A form whose only key field is
 /// one of these may be a mailing-list sign-up or a comment form rather than a recovery
-/// form (see `form_clusters`).
+/// form (see `key_form`).
 const EMAIL_WORDS: &[&str] = &["email", "e-mail", "mail"];
 
 /// Words on a form's button or label that make it a mailing-list sign-up (Formasaurus'
@@ -518,7 +518,12 @@ pub(super) fn option_list(flat: &[Flat<'_>], i: usize) -> bool {
 }
 
 impl Plan {
-    pub(super) fn new(flat: &[Flat<'_>], refs_ok: &[bool], opts: &RenderOptions) -> Plan {
+    pub(super) fn new(
+        flat: &[Flat<'_>],
+        forms: &[(u32, u32)],
+        refs_ok: &[bool],
+        opts: &RenderOptions,
+    ) -> Plan {
         let counts = count(flat, refs_ok);
         // The producer's word first: the offline walk marks what the content stage found
         // (the part `read` reads); a tree without marks is scored here.
@@ -653,7 +658,7 @@ impl Plan {
             }
             prio[i] = pr;
         }
-        form_clusters(flat, &kind, &counts, &mut prio);
+        form_clusters(flat, forms, &kind, &counts, &mut prio);
 
         let mut prose = (0..n)
             .map(|i| {
@@ -840,28 +845,161 @@ fn single_content_child(flat: &[Flat<'_>], i: usize, content: &impl Fn(usize) ->
     n == 1
 }
 
-/// A form's controls, found without the form element (a `<form>` without a name has no
-/// role, so it is not in the tree): a run of controls in document order, with short texts
-/// and at most two links between them (labels, "Forgot password?"). A run that holds a key
-/// field comes first, whole: its fields, their labels and its submit button.
+/// Most controls a form element holds to be one unit a person fills in: a `<form>` around
+/// the whole page (ASP.NET wraps every page in one) is not, and neither is one that holds
+/// the page's landmarks or a menu's worth of links. Its controls are then grouped in runs,
+/// as on a page without form elements.
+const MAX_FORM_CONTROLS: u32 = 40;
+const MAX_FORM_LINKS: u32 = 20;
+
+/// A text of a form shorter than this (in bytes) is one of its labels or notes ("Remember
+/// me", "I agree to the terms", "Forgot your password?"): it stays with the controls. A
+/// longer one (the site rules, the terms themselves) may fold.
+const FORM_SHORT_TEXT: u32 = 100;
+
+/// A form's message that says an entry was refused ("Invalid e-mail or password") stays with
+/// its controls when it is longer than a label, up to this length.
+const FORM_MESSAGE_TEXT: u32 = 300;
+
+/// Words of such a message.
+const ERROR_WORDS: &[&str] = &[
+    "error",
+    "invalid",
+    "incorrect",
+    "wrong",
+    "failed",
+    "try again",
+    "does not match",
+    "required",
+    "fehler",
+    "ungültig",
+    "falsch",
+    "erreur",
+    "invalide",
+    "incorrecto",
+    "inválid",
+    "错误",
+    "エラー",
+];
+
+/// Whether a form's text line reads as an error or alert message.
+fn says_error(flat: &[Flat<'_>], i: usize) -> bool {
+    let end = flat[i].end as usize;
+    flat[i..end].iter().any(|f| {
+        f.node.text.as_deref().is_some_and(|t| {
+            let t = t.to_lowercase();
+            ERROR_WORDS.iter().any(|w| t.contains(w))
+        })
+    })
+}
+
+/// Whether the controls in `members` make a form a task on the page most likely needs:
+/// a password, user-name or search field, or an e-mail field in what reads like a recovery
+/// or registration form. Not with a multi-line field (a comment or contact form), not when
+/// a button or label says "subscribe" or "newsletter", and not in a sidebar or the page's
+/// chrome, where such a form is the newsletter sign-up. The shared forms set labels comment
+/// and mailing-list forms apart from the key kinds for the same reason: they hold an e-mail
+/// field and no task needs them first.
+fn key_form(members: &[usize], flat: &[Flat<'_>], counts: &[Counts], prio: &[u8]) -> bool {
+    let any = |f: &dyn Fn(usize) -> bool| members.iter().any(|&m| f(m));
+    any(&|m| counts[m].key == Key::Strong)
+        || (any(&|m| counts[m].key == Key::Email)
+            && !any(&|m| counts[m].multiline || says_mailing(flat[m].node))
+            && any(&|m| !matches!(prio[m], P_ASIDE | P_CHROME)))
+}
+
+/// The spans `[start, end)` of the form elements that are units a person fills in: unnamed
+/// forms (`forms`, from the flat list) and named ones (role `form`), outermost first. A
+/// form around the page (see `MAX_FORM_CONTROLS`) is no unit; the forms inside it may be.
+fn form_units(flat: &[Flat<'_>], forms: &[(u32, u32)]) -> Vec<(usize, usize)> {
+    let mut spans: Vec<(usize, usize)> = forms
+        .iter()
+        .map(|&(s, e)| (s as usize, e as usize))
+        .chain(
+            (1..flat.len())
+                .filter(|&i| role_of(flat[i].node) == "form")
+                .map(|i| (i + 1, flat[i].end as usize)),
+        )
+        .filter(|(s, e)| s < e)
+        .collect();
+    spans.sort_by_key(|&(s, e)| (s, std::cmp::Reverse(e)));
+    let mut units = Vec::new();
+    let mut claimed_until = 0;
+    for (s, e) in spans {
+        if s < claimed_until {
+            continue;
+        }
+        let (mut controls, mut links) = (0u32, 0u32);
+        let around_page = flat[s..e].iter().any(|f| {
+            let role = role_of(f.node);
+            controls += u32::from(is_control(role));
+            links += u32::from(role == "link");
+            matches!(
+                role,
+                "main" | "navigation" | "banner" | "contentinfo" | "complementary"
+            ) || controls > MAX_FORM_CONTROLS
+                || links > MAX_FORM_LINKS
+        });
+        if !around_page {
+            units.push((s, e));
+            claimed_until = e;
+        }
+    }
+    units
+}
+
+/// A form with a key field comes first, whole: every visible control of it (fields,
+/// "Remember me" and "I agree" boxes, radio groups, selects, its submit and reset buttons),
+/// its labels, its short links ("Forgot password?") and its error message. None of it is
+/// left to fold while a field of it shows. A long text inside it (the site rules, the
+/// terms) is not part of the unit: it keeps its own class and may fold, and the controls
+/// after it stay.
 ///
-/// A run whose only key field is an e-mail field comes first only when it reads like a
-/// recovery or registration form: not with a multi-line field (a comment or contact form),
-/// not when a button or label says "subscribe" or "newsletter", and not in a sidebar or the
-/// page's chrome, where such a form is the newsletter sign-up. The shared forms set labels
-/// comment and mailing-list forms apart from the key kinds for the same reason: they hold
-/// an e-mail field and no task needs them first.
-fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut [u8]) {
-    // The run so far (a form is open while it has members).
+/// The form is its `<form>` element where the page has one (`form_units`). Where it has
+/// none, it is a run of controls in document order, with short texts and at most two links
+/// between them (labels, "Forgot password?"), and at most one longer text that the next
+/// control resumes the run after; a heading, or a second long text, ends it. A run does not
+/// cross from one priority class into another (the header's search into the sidebar's
+/// sign-up).
+fn form_clusters(
+    flat: &[Flat<'_>],
+    forms: &[(u32, u32)],
+    kind: &[Kind],
+    counts: &[Counts],
+    prio: &mut [u8],
+) {
+    let units = form_units(flat, forms);
     let mut members: Vec<usize> = Vec::new();
-    let mut links_in_row = 0;
+    for &(s, e) in &units {
+        members.clear();
+        let mut text = 0u32;
+        for i in s..e {
+            if kind[i] != Kind::Line {
+                continue;
+            }
+            let role = role_of(flat[i].node);
+            let len = counts[i].text;
+            let member = is_control(role)
+                || matches!(role, "alert" | "status")
+                || (role == "link" && len < FORM_SHORT_TEXT)
+                || (text < FORM_MESSAGE_TEXT * 4
+                    && (len < FORM_SHORT_TEXT || (len < FORM_MESSAGE_TEXT && says_error(flat, i))));
+            if member {
+                if !is_control(role) {
+                    text += len;
+                }
+                members.push(i);
+            }
+        }
+        if key_form(&members, flat, counts, prio) {
+            for &m in &members {
+                prio[m] = P_KEY;
+            }
+        }
+    }
+
     let close = |members: &mut Vec<usize>, prio: &mut [u8]| {
-        let any = |f: &dyn Fn(usize) -> bool| members.iter().any(|&m| f(m));
-        let key = any(&|m| counts[m].key == Key::Strong)
-            || (any(&|m| counts[m].key == Key::Email)
-                && !any(&|m| counts[m].multiline || says_mailing(flat[m].node))
-                && any(&|m| !matches!(prio[m], P_ASIDE | P_CHROME)));
-        if key {
+        if key_form(members, flat, counts, prio) {
             for &m in members.iter() {
                 if prio[m] != P_CHROME || counts[m].key != Key::No {
                     prio[m] = P_KEY;
@@ -870,29 +1008,64 @@ fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut
         }
         members.clear();
     };
-    for i in 1..flat.len() {
+    members.clear();
+    let mut links_in_row = 0;
+    // Lines since the last member, after a long text: the run is open only for a control.
+    let mut gap = 0u32;
+    let mut units = units.iter().peekable();
+    let mut i = 1;
+    while i < flat.len() {
+        // A form element's controls are its unit, never part of a run.
+        if let Some(&&(s, e)) = units.peek() {
+            if i >= s {
+                close(&mut members, prio);
+                units.next();
+                i = i.max(e);
+                continue;
+            }
+        }
         if kind[i] != Kind::Line {
+            i += 1;
             continue;
         }
         let node = flat[i].node;
         let role = role_of(node);
-        let text_len = node.text.as_deref().map_or(0, str::len);
+        let len = counts[i].text;
+        let short = len < 60 && role != "heading";
         let member = if is_control(role) {
             links_in_row = 0;
             true
+        } else if gap > 0 {
+            false
         } else if role == "link" {
             links_in_row += 1;
             links_in_row <= 2 && !members.is_empty()
         } else {
             // Short texts (a label, "Remember me") stay inside the form; a heading or a
             // paragraph ends it.
-            !members.is_empty() && text_len < 60 && role != "heading"
+            !members.is_empty() && short
         };
         if !member {
-            close(&mut members, prio);
-            links_in_row = 0;
+            // One long text (the terms between the fields and "I agree") may sit inside,
+            // and a label or two after it.
+            let bridge = !members.is_empty()
+                && role != "link"
+                && if gap == 0 {
+                    role != "heading" && len < FORM_MESSAGE_TEXT * 5
+                } else {
+                    short && gap < 3
+                };
+            if bridge {
+                gap += 1;
+            } else {
+                close(&mut members, prio);
+                links_in_row = 0;
+                gap = 0;
+            }
+            i += 1;
             continue;
         }
+        gap = 0;
         // A run does not cross into another region (the sidebar's sign-up after the
         // header's search): it keeps the priority class it started in.
         if members.first().is_some_and(|&s| prio[s] != prio[i]) {
@@ -903,6 +1076,7 @@ fn form_clusters(flat: &[Flat<'_>], kind: &[Kind], counts: &[Counts], prio: &mut
         if members.len() >= 40 {
             close(&mut members, prio);
         }
+        i += 1;
     }
     close(&mut members, prio);
 }

@@ -359,9 +359,9 @@ fn forms_a_task_needs_rank_first_and_others_with_their_region() {
          <p>Get the week's best stories by mail, every Sunday morning, free of charge.</p>\
          <form><input type=email name=weekly><button>Subscribe</button></form></main>";
     let doc = crate::Document::parse(html, &crate::TreeOptions::default());
-    let flat = super::flatten(&doc.tree().tree);
+    let super::Flattened { flat, forms } = super::flatten(&doc.tree().tree);
     let refs_ok = vec![true; flat.len()];
-    let plan = plan::Plan::new(&flat, &refs_ok, &RenderOptions::default());
+    let plan = plan::Plan::new(&flat, &forms, &refs_ok, &RenderOptions::default());
     let prio = |name: &str| {
         let i = (0..flat.len())
             .find(|&i| flat[i].node.attrs.get("name") == Some(name))
@@ -376,6 +376,69 @@ fn forms_a_task_needs_rank_first_and_others_with_their_region() {
     assert_eq!(prio("cemail"), plan::P_MAIN);
     assert_eq!(prio("weekly"), plan::P_MAIN);
     assert_eq!(prio("news"), plan::P_ASIDE);
+}
+
+/// The priority class of each line of `html`'s plan, by the line's `name` attribute or, for
+/// a text, its first word.
+fn priorities(html: &str) -> impl Fn(&str) -> u8 {
+    let doc = crate::Document::parse(html, &crate::TreeOptions::default());
+    let super::Flattened { flat, forms } = super::flatten(&doc.tree().tree);
+    let refs_ok = vec![true; flat.len()];
+    let plan = plan::Plan::new(&flat, &forms, &refs_ok, &RenderOptions::default());
+    let found: Vec<(String, u8)> = (0..flat.len())
+        .filter(|&i| plan.kind[i] == plan::Kind::Line)
+        .filter_map(|i| {
+            let node = flat[i].node;
+            let key = node.attrs.get("name").map(str::to_string).or_else(|| {
+                let text = node.text.as_deref().or(node.name.as_deref())?;
+                text.split_whitespace().next().map(str::to_string)
+            })?;
+            Some((key, plan.prio[i]))
+        })
+        .collect();
+    move |key: &str| {
+        found
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|&(_, p)| p)
+            .unwrap_or_else(|| panic!("no line {key} in {found:?}"))
+    }
+}
+
+#[test]
+fn a_key_form_is_one_unit_and_its_long_text_is_not() {
+    let long = "Members treat each other with respect and keep to the topic. ".repeat(20);
+    let prio = priorities(&format!(
+        "<main><h1>Join</h1><form><input name=user><input type=password name=pw>\
+         <p>Rules: {long}</p><label><input type=checkbox name=agree> I agree</label>\
+         <input type=submit value=Register name=go><input type=reset name=clear></form>\
+         <p>After: {long}</p><form><input name=qty type=number><button name=buy>Buy</button></form></main>"
+    ));
+    for name in ["user", "pw", "agree", "go", "clear"] {
+        assert_eq!(prio(name), plan::P_KEY, "{name}");
+    }
+    // The rules may fold; so may a form without a key field, and the text after the form.
+    assert_eq!(prio("Rules:"), plan::P_MAIN);
+    assert_eq!(prio("After:"), plan::P_MAIN);
+    assert_eq!(prio("qty"), plan::P_MAIN);
+}
+
+#[test]
+fn a_form_around_the_whole_page_is_no_unit() {
+    // ASP.NET wraps every page in one `<form>`: its search box and button come first, not
+    // the page's other controls.
+    let links: String = (0..30)
+        .map(|i| format!("<a href=/p/{i}>Product {i}</a> "))
+        .collect();
+    let prio = priorities(&format!(
+        "<form action=/default.aspx><header><input type=search name=q><button name=go>Search</button>\
+         </header><main><h1>Shop</h1><p>Today's offers, chosen by our buyers for the season.</p>\
+         <input type=number name=qty><button name=buy>Add to cart</button></main>\
+         <nav>{links}</nav></form>"
+    ));
+    assert_eq!(prio("q"), plan::P_KEY);
+    assert_eq!(prio("qty"), plan::P_MAIN);
+    assert_eq!(prio("buy"), plan::P_MAIN);
 }
 
 #[test]
