@@ -59,7 +59,7 @@ pub mod agent_call;
 pub mod aria;
 #[cfg(any(feature = "session", feature = "live"))]
 pub mod atomic;
-mod content;
+pub mod content;
 pub mod document;
 pub mod error;
 pub mod js;

@@ -3,7 +3,7 @@
 //! priority class (the walk marks it in the node tree, `TreeNode::main`), and
 //! [`Document::main_content`](crate::Document::main_content) names it, so all three agree.
 //!
-//! One bottom-up pass measures every element ([`page`]: visible text, link text, commas,
+//! One bottom-up pass measures every element (`page`: visible text, link text, commas,
 //! paragraphs, images, controls; hidden text and boilerplate count nothing), Mozilla
 //! Readability's paragraph scoring picks a top candidate, and two steps that Readability
 //! does not have make it hold for pages other than articles:

@@ -1,12 +1,9 @@
 //! A stage beside [`render`](mod@crate::render): the page's main content as readable lines,
 //! under a hard character budget.
 //!
-//! [`content`] finds the main content offline, the way Mozilla Readability does (paragraphs
-//! score onto their ancestors, class and id hints, link density, the siblings that join the
-//! top candidate), with `<main>`, `<article>`, `role=main` and `itemprop=articleBody` as
-//! extra hints and navigation, asides, footers, forms, dialogs and cookie banners left out.
-//! [`blocks`] turns it into markdown-like blocks; this module spends the budget on them in
-//! document order and says where to continue:
+//! The [content stage](mod@crate::content) finds the main content (the part the snapshot
+//! ranks as its main content too); `blocks` turns it into markdown-like blocks; this module
+//! spends the budget on them in document order and says where to continue:
 //!
 //! ```text
 //! [read]
@@ -19,7 +16,7 @@
 //! | Gold | $2,400 |
 //! ```
 //!
-//! Refs are the [`Document`]'s refs: `e5` here is `e5` in the snapshot and in queries. The
+//! Refs are the [`Document`](crate::Document)'s refs: `e5` here is `e5` in the snapshot and in queries. The
 //! same hidden rules as everywhere apply ([`crate::aria::hidden`]): hidden text never reaches
 //! the output. Every pass uses an explicit stack or the arena's links: no recursion on page
 //! depth.
@@ -36,7 +33,7 @@ use crate::tree::{NodeTree, Ref, TreeNode};
 use crate::content::{MainContent, Page};
 use blocks::{shows_ref, Block, Extract};
 
-/// Budgets for [`Document::read`].
+/// Budgets for [`Document::read`](crate::Document::read).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Hard limit on `text.chars().count()`, header and last line included.
