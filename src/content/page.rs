@@ -419,6 +419,9 @@ const MIN_PARAGRAPH: u32 = 25;
 /// top candidate holds it (`Page::main_content`). Measured on the web2025 pages: 0.3 to 0.7
 /// score alike there; above 0.4 the reading set's articles gain their comment threads.
 const COVER: f32 = 0.4;
+/// A run of cards has this many at least, each with this much text.
+const MIN_CARDS: u32 = 4;
+const MIN_CARD_TEXT: u32 = 20;
 /// Ancestors a paragraph's score reaches.
 const SCORE_ANCESTORS: usize = 5;
 
@@ -946,6 +949,48 @@ impl<'a> Page<'a> {
     fn prose(&self, id: NodeId) -> f32 {
         let a = self.agg[id.index()];
         (a.text as f32 - a.link).max(0.0)
+    }
+
+    /// The largest run of cards: consecutive sibling elements of one tag and class, each
+    /// with a link and some text (a category page's products, a listing's results, a
+    /// forum's threads), four at least. Returns their parent and the text the run holds.
+    pub(crate) fn largest_card_run(&self) -> Option<(NodeId, u32)> {
+        let dom = self.dom;
+        let card = |id: NodeId| {
+            let a = self.agg[id.index()];
+            self.flags[id.index()] & (HIDDEN | BOILER | UNLIKELY | VISITED) == VISITED
+                && a.text >= MIN_CARD_TEXT
+                && a.link > 0.0
+        };
+        let mut best: Option<(NodeId, u32)> = None;
+        for (parent, _) in dom.elements() {
+            if self.not_shown(parent) || self.agg[parent.index()].text < MIN_CARD_TEXT * 4 {
+                continue;
+            }
+            // (signature of the run, cards in it, their text)
+            let mut run: Option<(Element<'_>, u32, u32)> = None;
+            for c in dom.children(parent) {
+                let Some(el) = dom.element(c) else { continue };
+                let same = run.as_ref().is_some_and(|(first, _, _)| {
+                    first.local() == el.local()
+                        && first.attr(&local_name!("class")) == el.attr(&local_name!("class"))
+                });
+                if !same {
+                    run = None;
+                }
+                if !card(c) {
+                    run = None;
+                    continue;
+                }
+                let (_, count, text) = run.get_or_insert((el, 0, 0));
+                *count += 1;
+                *text = text.saturating_add(self.agg[c.index()].text);
+                if *count >= MIN_CARDS && best.is_none_or(|(_, t)| *text > t) {
+                    best = Some((parent, *text));
+                }
+            }
+        }
+        best
     }
 
     fn parent_element(&self, id: NodeId) -> Option<NodeId> {
