@@ -52,6 +52,7 @@ let AR = 'data-agent-ref';
 let send = (el, e) => el.dispatchEvent(e);
 let BUTTON_INPUT = /^(button|submit|reset)$/;
 let tag = el => el.localName;
+let editable = el => el.isContentEditable;
 // Computed styles and table roles, cached for the length of one snapshot (nothing changes the
 // page meanwhile): every cell asks for its table's role, a layout-table check each time.
 let cache = null, tables = null;
@@ -126,7 +127,7 @@ let isHidden = el => {
 let detailsSummary = el => { let p = up(el); return !!p && tag(p) === 'details' && kid(p, 'summary') === el; };
 let focusable = el => {
   if (el.disabled) return false;
-  if (has(el, 'tabindex') || el.isContentEditable) return true;
+  if (has(el, 'tabindex') || editable(el)) return true;
   let t = tag(el);
   return t === 'a' || t === 'area' ? has(el, 'href') : t === 'input' ? el.type !== 'hidden'
     : /^(button|select|textarea|iframe)$/.test(t) || (t === 'summary' && detailsSummary(el));
@@ -160,7 +161,7 @@ let scoped = (el, re) => {
 let tableRole = el => { let t = el.closest('table'); return t ? memo(tables, t, role) : null; };
 // Chromium's data-table heuristic without its stylesheet signals (roles.rs is_layout_table).
 let layoutTable = t => {
-  if (val(t, 'summary') || val(t, 'rules') || parseInt(attr(t, 'border'), 10) > 0 || t.isContentEditable) return false;
+  if (val(t, 'summary') || val(t, 'rules') || parseInt(attr(t, 'border'), 10) > 0 || editable(t)) return false;
   if (t.caption || t.tHead || t.tFoot || kid(t, 'col,:scope>colgroup')) return false;
   let cells = [];
   for (let r of t.rows) if (r.closest('table') === t) cells.push(...r.cells);
@@ -345,7 +346,7 @@ let attrsOf = (el, max) => {
 let clickable = el => has(el, 'onclick') || typeof el.onclick === 'function';
 let cursorInteractive = (el, cs) => {
   let p = up(el);
-  return clickable(el) || parseInt(attr(el, 'tabindex'), 10) >= 0 || (el.isContentEditable && !(p && p.isContentEditable))
+  return clickable(el) || parseInt(attr(el, 'tabindex'), 10) >= 0 || (editable(el) && !(p && editable(p)))
     // cursor:pointer counts where it starts, not on every descendant that inherits it.
     || (cursor(cs) === 'pointer' && !(p && cursor(css(p)) === 'pointer'));
 };
@@ -356,10 +357,10 @@ let emit = (el, cs, insideP, o) => {
   let cat = INTERACTIVE.has(r) ? 'i' : CONTENT.has(r) ? 'c' : r ? 's' : '';
   let cur = o._cursorInteractive && cat !== 'i' && cursorInteractive(el, cs);
   if (insideP && cat !== 'i' && !cur) return null;
-  // An unnamed <form> stays as a node without role, name or ref, so the renderer knows which
-  // controls belong together; its text is kept as runs (src/walk.rs, emit).
-  if (!r && !cur && tag(el) === 'form') return {_node: {tag: 'form', attrs: attrsOf(el, o._maxAttrValueLen)}, _el: el, _text: buf(1e5), _kidsP: false, _fw: 1};
-  if (!r && !cur) return null;
+  // An unnamed <form> stays as a node without role, name, attrs or ref, so the renderer
+  // knows which controls belong together (src/walk.rs, emit). Its `children` list exists from
+  // the start: its text is always kept as runs, parted at blocks. (No ref ever, so no _el.)
+  if (!r && !cur) return tag(el) === 'form' ? {_node: {tag: 'form', children: []}, _text: buf(1e5), _fw: 1} : null;
   let shown = r || (clickable(el) || cursor(cs) === 'pointer' ? 'clickable' : 'focusable');
   let node = {tag: tag(el), role: shown}, name = accName(el, r ? shown : ''), lv = parseInt(attr(el, 'aria-level'), 10);
   if (name) node.name = name;
@@ -375,21 +376,19 @@ let emit = (el, cs, insideP, o) => {
 };
 // Text since the last child becomes a #text run among the children, so text and inline
 // elements keep their order; a node without children keeps its text in `text` (src/walk.rs).
-// (An unnamed form keeps its text in runs always.)
 let flush = m => {
-  if (!m._text._s || !(m._node.children || m._fw)) return;
-  (m._node.children = m._node.children || []).push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1;
+  let k = m._node.children;
+  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1; }
 };
 // A block boundary: runs of a node with children part there; a leaf's text joins with a space.
-let brk = m => m._node.children || m._fw ? flush(m) : gap(m._text);
+let brk = m => m._node.children ? flush(m) : gap(m._text);
 let close = (m, parent) => {
   flush(m);
   let text = m._text._s;
   if (text && text !== m._node.name) m._node.text = text;
   // Text before the parent's first child is a run before it, as in src/walk.rs `push_child`.
-  if (parent) { parent._node.children = parent._node.children || []; flush(parent); parent._node.children.push(m._node); }
   // An unnamed form's text labels its parent, as the same text outside a form would.
-  if (parent && m._fw && m._runs) parent._runs = 1;
+  if (parent) { let k = parent._node.children = parent._node.children || []; flush(parent); k.push(m._node); if (m._fw && m._runs) parent._runs = 1; }
 };
 let snapshot = (options = {}) => {
   let t0 = performance.now(), d = (v, x) => v == null ? x : v;
@@ -483,7 +482,7 @@ let action = (ref, name, params) => {
       let v = name === 'clear' ? '' : String(d0(p.value));
       el.focus();
       if (t === 'input' || t === 'textarea') { setValue(el, v); ok.value = el.value; return ok; }
-      if (el.isContentEditable) { el.textContent = v; changed(el); ok.value = el.textContent; return ok; }
+      if (editable(el)) { el.textContent = v; changed(el); ok.value = el.textContent; return ok; }
       return no('not_fillable');
     }
     case 'select': {

@@ -785,11 +785,10 @@ fn emit(
     }
     // A `<form>` without a name has no role (html-aam: generic), but which controls belong
     // together is what the renderer needs to keep a login form whole: it stays as a node
-    // without role, name or ref, which the renderer never writes as a line of its own.
+    // without role, name, attributes or ref, which the renderer never writes as a line.
     if role.is_none() && !cursor && el.is_html(&local_name!("form")) {
         let mut open = Open::new(TreeNode {
             tag: tag_name(el),
-            attrs: attrs(dom, id, el, opts, attr_names),
             ..Default::default()
         });
         open.form_wrapper = true;
@@ -1382,7 +1381,7 @@ mod tests {
         for f in [&forms[0], &forms[1], &forms[3]] {
             assert!(f.role.is_none() && f.ref_.is_none() && f.name.is_none() && f.text.is_none());
         }
-        assert_eq!(forms[0].attrs.get("action"), Some("/s"));
+        assert!(forms[0].attrs.is_empty());
         let runs: Vec<Option<&str>> = forms[0]
             .children
             .iter()

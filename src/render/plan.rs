@@ -131,16 +131,19 @@ fn key_of(n: &TreeNode) -> Key {
     // (Every button is asked: compared without lower-casing a copy of each name, and only
     // a short name, as a search button's is; a shop's thousand "Add to cart: <product>"
     // buttons are not scanned word by word.)
+    // (The `name` attribute too: a "Go" or "Fetch" button named `hotelSearchSubmit`.)
     if role == "button" {
-        let name = n.name.as_deref().unwrap_or("").as_bytes();
-        if name.len() > 32 {
-            return Key::No;
-        }
-        let says = |w: &str| {
-            let w = w.as_bytes();
-            name.len() >= w.len() && name.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w))
+        let says = |name: &[u8]| {
+            name.len() <= 32
+                && SEARCH_WORDS.iter().any(|w| {
+                    let w = w.as_bytes();
+                    name.len() >= w.len()
+                        && name.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w))
+                })
         };
-        return if SEARCH_WORDS.iter().any(|w| says(w)) {
+        let name = n.name.as_deref().unwrap_or("").as_bytes();
+        let name_attr = n.attrs.get("name").unwrap_or("").as_bytes();
+        return if says(name) || says(name_attr) {
             Key::Strong
         } else {
             Key::No

@@ -412,8 +412,11 @@ fn a_key_form_is_one_unit_and_its_long_text_is_not() {
         "<main><h1>Join</h1><form><input name=user><input type=password name=pw>\
          <p>Rules: {long}</p><label><input type=checkbox name=agree> I agree</label>\
          <input type=submit value=Register name=go><input type=reset name=clear></form>\
-         <p>After: {long}</p><form><input name=qty type=number><button name=buy>Buy</button></form></main>"
+         <p>After: {long}</p><form><input name=qty type=number><button name=buy>Buy</button></form>\
+         <form><input name=where><input type=submit name=hotelSearchSubmit value=Fetch></form></main>"
     ));
+    // A search form whose button says so only by its `name` attribute.
+    assert_eq!(prio("where"), plan::P_KEY);
     for name in ["user", "pw", "agree", "go", "clear"] {
         assert_eq!(prio(name), plan::P_KEY, "{name}");
     }
