@@ -1,0 +1,150 @@
+//! The session: the browser, the tab it drives, and evaluation in that tab's page (with a
+//! time limit, injecting the script when a new document lacks it).
+
+use std::time::Duration;
+
+use chromiumoxide::cdp::js_protocol::runtime::ExecutionContextId;
+use chromiumoxide::Page;
+use serde_json::Value;
+
+use super::browser::{self, Launched};
+use super::{AgentError, Code, LaunchOptions, Result};
+use crate::js;
+
+/// One browser tab driven by refs.
+pub struct Session {
+    /// The browser, and what lives as long as it.
+    pub(super) launched: Launched,
+    pub(super) page: Page,
+    pub(super) options: LaunchOptions,
+    /// Refs given by looks before the latest: the latest look's `eN` on the page is
+    /// `e(ref_base + N)` to the caller.
+    pub(super) ref_base: u32,
+    /// Refs given by all looks so far (the latest look's are `ref_base + 1..=issued`).
+    pub(super) issued: u32,
+    /// The token the latest look left on its document; `None` before the first look.
+    pub(super) look_token: Option<String>,
+    /// The latest look's [`signature`] when it walked the whole page: a look scoped by a ref
+    /// that finds the same refs keeps their numbers.
+    pub(super) look_sig: Option<u64>,
+    pub(super) looks: u64,
+    /// The isolated world `overlay.js` runs in, for the current document.
+    pub(super) ui_world: Option<ExecutionContextId>,
+    /// The sidebar's log, newest last (at most [`SIDEBAR_LINES`]), and the entries written.
+    pub(super) sidebar_log: std::collections::VecDeque<Value>,
+    pub(super) logged: u64,
+}
+/// The longest one evaluation in the page may take.
+pub(super) const EVAL_LIMIT: Duration = Duration::from_secs(30);
+
+/// The JS that installs the change counter (once per document) and reads the page state:
+/// `{token, ready, quietMs, mutations, url}`. DOM mutations count, and so do `input` and
+/// `change` events: a field's value or a box's check is no mutation, but it is a change.
+pub(super) const STATE_JS: &str = "(() => { let w = window; if (!w.__agentWatch) { w.__agentWatch = {n: 0, t: performance.now()}; \
+let bump = () => { w.__agentWatch.n++; w.__agentWatch.t = performance.now(); }; \
+new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); \
+for (let e of ['input', 'change']) document.addEventListener(e, bump, true); } \
+return JSON.stringify({token: w.__agentLook || null, ready: document.readyState, \
+quietMs: performance.now() - w.__agentWatch.t, mutations: w.__agentWatch.n, url: location.href}); })()";
+
+#[derive(serde::Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct PageState {
+    pub(super) token: Option<String>,
+    pub(super) ready: String,
+    pub(super) quiet_ms: f64,
+    pub(super) mutations: u64,
+    pub(super) url: String,
+}
+
+impl Session {
+    /// Launches Chromium (or attaches to one) and opens a tab.
+    pub async fn start(options: LaunchOptions) -> Result<Session> {
+        let launched = browser::launch(&options).await?;
+        let page = match launched.browser.new_page("about:blank").await {
+            Ok(page) => page,
+            Err(e) => {
+                launched.close().await;
+                return Err(AgentError::new(
+                    Code::ActionFailed,
+                    format!("cannot open a tab: {e}"),
+                ));
+            }
+        };
+        Ok(Session {
+            launched,
+            page,
+            options,
+            ref_base: 0,
+            issued: 0,
+            look_token: None,
+            look_sig: None,
+            looks: 0,
+            ui_world: None,
+            sidebar_log: std::collections::VecDeque::new(),
+            logged: 0,
+        })
+    }
+
+    /// Closes the browser (launch mode) or just the tab (attach mode).
+    pub async fn close(self) {
+        if self.launched.attached {
+            let _ = self.page.close().await;
+        }
+        self.launched.close().await;
+    }
+
+    /// Evaluates `expr` in the page; a failure gets `code`. Gives up after [`EVAL_LIMIT`]: a
+    /// page stuck in a loop must not hang the agent.
+    pub(super) async fn evaluate(
+        &self,
+        expr: impl Into<chromiumoxide::js::Evaluation>,
+        code: Code,
+    ) -> Result<chromiumoxide::js::EvaluationResult> {
+        match tokio::time::timeout(EVAL_LIMIT, self.page.evaluate(expr)).await {
+            Err(_) => Err(AgentError::new(
+                Code::Timeout,
+                format!("the page did not answer in {} s", EVAL_LIMIT.as_secs()),
+            )),
+            Ok(Err(e)) => Err(AgentError::new(code, e.to_string())),
+            Ok(Ok(r)) => Ok(r),
+        }
+    }
+
+    /// Evaluates `expr`, which must return a JSON string, and returns that string.
+    pub(super) async fn eval_json(&self, expr: &str) -> Result<String> {
+        self.evaluate(expr, Code::ActionFailed)
+            .await?
+            .into_value::<String>()
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))
+    }
+
+    pub(super) async fn state(&self) -> Option<PageState> {
+        let json = self.eval_json(STATE_JS).await.ok()?;
+        serde_json::from_str(&json).ok()
+    }
+
+    /// Evaluates one of [`js`]'s script expressions; when this document does not have the
+    /// script yet (a new page), injects it and evaluates again. One round trip when it is
+    /// there, which is nearly always.
+    pub(super) async fn script_eval(&self, expr: &str) -> Result<String> {
+        let json = self.eval_json(expr).await?;
+        if !js::not_injected(&json) {
+            return Ok(json);
+        }
+        self.evaluate(js::script(), Code::ActionFailed).await?;
+        self.eval_json(expr).await
+    }
+
+    pub(super) async fn url_title(&self) -> (String, String) {
+        let url = self.page.url().await.ok().flatten().unwrap_or_default();
+        let title = self
+            .page
+            .get_title()
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        (url, title)
+    }
+}
