@@ -30,6 +30,10 @@ let IMPLICIT = {};
 // Every concrete ARIA role: those above plus the rest (src/aria/roles.rs ROLES).
 let ROLES = new Set([...INTERACTIVE, ...CONTENT, ...LANDMARK, ...FROM_CONTENT, ...NO_NAME, ...KIDS_PRESENTATIONAL, ...Object.values(IMPLICIT),
   ...'alert application directory document feed grid log marquee menu menubar note radiogroup rowgroup table tablist tabpanel timer toolbar tree treegrid'.split(' ')]);
+// A frame is a node of its own (always with a ref, so it can be scoped); not an ARIA role,
+// so added after ROLES: role="iframe" stays invalid.
+IMPLICIT.iframe = 'iframe';
+LANDMARK.add('iframe');
 let GLOBAL_ARIA = 'atomic busy controls current describedby details dropeffect flowto grabbed keyshortcuts label labelledby live owns relevant roledescription'.split(' ').map(a => 'aria-' + a);
 let CHECKABLE = /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/;
 let ATTRS = 'href name type value placeholder aria-label role src action method'.split(' ');
@@ -38,8 +42,12 @@ let norm = s => (s || '').replace(SPACE, ' ').trim();
 let attr = (el, a) => el.getAttribute(a);
 let has = (el, a) => el.hasAttribute(a);
 let val = (el, a) => norm(attr(el, a));
-let up = el => el.parentElement;
+// The parent in the composed tree: a shadow root's top elements have the host above them.
+let up = el => el.parentElement || (el.parentNode || {}).host || null;
 let D = document;
+// A same-origin frame's document, or null (cross-origin: the agent walks it through CDP).
+let frameDoc = el => { try { return tag(el) === 'iframe' && el.contentDocument; } catch (e) { return null; } };
+let win = el => el.ownerDocument.defaultView || W;
 let AR = 'data-agent-ref';
 let send = (el, e) => el.dispatchEvent(e);
 let BUTTON_INPUT = /^(button|submit|reset)$/;
@@ -51,7 +59,7 @@ let memo = (m, el, f) => { let c = m && m.get(el); if (c == null) { c = f(el); i
 // Each property read on a CSSStyleDeclaration serialises its value afresh (~0.5 us), and the
 // walk asks for display up to three times per element: the values it needs on every element
 // are read once into a record; the rare ones (overflow, cursor) through _s when asked.
-let css = el => memo(cache, el, e => { let s = getComputedStyle(e); return {_s: s, _d: s.display, _v: s.visibility, _o: s.opacity}; });
+let css = el => memo(cache, el, e => { let s = win(e).getComputedStyle(e); return {_s: s, _d: s.display, _v: s.visibility, _o: s.opacity}; });
 let cursor = cs => cs._c || (cs._c = cs._s.cursor);
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
@@ -82,11 +90,16 @@ let put = (b, t) => {
 };
 let gap = b => { b._sp = true; };
 
-// The rendered children of n, last first (a closed <details> shows only its summary), walked
-// by siblings: no array per element.
+// The rendered children of n, last first, in the flattened tree a person sees: a closed
+// <details> shows only its summary, an open shadow root replaces its host's children, a
+// <slot> shows the nodes assigned to it or else its own (fallback) content, a same-origin
+// frame shows its document's body. Walked by siblings: no array per element.
 let rkids = (n, f) => {
-  let s = tag(n) === 'details' && !n.open;
-  for (let c = s ? kid(n, 'summary') : n.lastChild; c; c = s ? null : c.previousSibling) f(c);
+  let t = tag(n), s = t === 'details' && !n.open, a = t === 'slot' && n.assignedNodes ? n.assignedNodes() : [], d = frameDoc(n), i = a.length;
+  if (i) { while (i) f(a[--i]); return; }
+  if (d) { if (d.body) f(d.body); return; }
+  if (t === 'iframe') return;
+  for (let c = s ? kid(n, 'summary') : (n.shadowRoot || n).lastChild; c; c = s ? null : c.previousSibling) f(c);
 };
 
 // ---- visibility (src/aria/hidden.rs; live: computed style and boxes) ----
@@ -102,9 +115,11 @@ let hiddenSubtree = (el, cs) =>
   // A zero-area box that clips its overflow shows nothing of its content (overflow does not
   // apply to inline boxes, so theirs is not read: a style read costs as much as the rest).
   || (cs._d !== 'inline' && cs._s.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
+// In a frame, the <iframe> element that shows it counts as an ancestor.
 let isHidden = el => {
   for (let e = el; e; e = up(e)) if (hiddenSubtree(e, css(e))) return true;
-  return !shows(css(el));
+  let f = el.ownerDocument !== D && win(el).frameElement;
+  return !shows(css(el)) || !!f && isHidden(f);
 };
 
 // ---- roles (src/aria/roles.rs) ----
@@ -157,7 +172,8 @@ let SECTIONING = /^(article|aside|main|nav|section)$/;
 let implicitRole = el => {
   let t = tag(el), p = up(el);
   let tr;
-  if (el instanceof SVGElement) return t === 'svg' ? 'img' : '';
+  // (Not `instanceof SVGElement`: a frame's elements come from another realm.)
+  if ('ownerSVGElement' in el) return t === 'svg' ? 'img' : '';
   if (IMPLICIT[t]) return IMPLICIT[t];
   switch (t) {
     case 'a': case 'area': return has(el, 'href') ? 'link' : '';
@@ -185,7 +201,7 @@ let implicitRole = el => {
 };
 let inputRole = el => {
   let l = el.list && tag(el.list) === 'datalist', t = el.type;
-  return /^(button|image|reset|submit)$/.test(t) ? 'button' : t === 'checkbox' || t === 'radio' ? t : t === 'range' ? 'slider'
+  return /^(button|file|image|reset|submit)$/.test(t) ? 'button' : t === 'checkbox' || t === 'radio' ? t : t === 'range' ? 'slider'
     : t === 'number' ? 'spinbutton' : t === 'search' ? (l ? 'combobox' : 'searchbox')
     : /^(email|tel|text|url)$/.test(t) ? (l ? 'combobox' : 'textbox') : t === 'password' ? 'textbox' : '';
 };
@@ -248,7 +264,8 @@ let content = (root, ctx, b, raw) => {
 let labelledby = (el, a, root) => {
   let ids = val(el, a), b = buf(maxText);
   if (ids) for (let id of ids.split(' ')) {
-    let t = D.getElementById(id);
+    // IDs resolve in el's own tree (its shadow root or document): never across the boundary.
+    let t = el.getRootNode().getElementById(id);
     if (!t || b._full) continue;
     gap(b);
     let ctx = {_root: root, _ref: true, _all: isHidden(t)}, s = step(t, ctx), before = b._s;
@@ -266,7 +283,9 @@ let labels = el => {
 };
 let nativeName = (el, ctx) => {
   let t = tag(el);
+  // An unlabelled file input is named by its button's text (Chromium, en-US).
   if (t === 'input') return BUTTON_INPUT.test(el.type) ? buttonValue(el)
+    : el.type === 'file' ? labels(el) || 'Choose File' + (el.multiple ? 's' : '')
     : el.type === 'image' ? labels(el) || val(el, 'alt') || val(el, 'value') || val(el, 'title') || 'Submit' : labels(el);
   if (/^(textarea|select|meter|output|progress|button)$/.test(t)) return labels(el);
   let first = {fieldset: 'legend', figure: 'figcaption', table: 'caption'}[t];
@@ -372,7 +391,8 @@ let snapshot = (options = {}) => {
   cache = new Map(); tables = new Map();
   // Marks are only rewritten where a ref changes: attribute writes invalidate style, which
   // the next snapshot would pay for.
-  let old = new Set(D.querySelectorAll(`[${AR}]`));
+  let old = new Set(marked.values());
+  marked = new Map();
   let root = options.scope ? D.querySelector(options.scope) : D.body || D.documentElement;
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
@@ -408,6 +428,7 @@ let snapshot = (options = {}) => {
   for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text || m._runs))) {
     let r = m._node.ref = 'e' + ++refs;
     old.delete(m._el);
+    marked.set(r, m._el);
     if (attr(m._el, AR) !== r) m._el.setAttribute(AR, r);
   }
   for (let e of old) e.removeAttribute(AR);
@@ -417,18 +438,22 @@ let snapshot = (options = {}) => {
 };
 
 // ---- actions and queries ----
-let find = ref => typeof ref === 'string' && /^e[1-9][0-9]{0,9}$/.test(ref) ? D.querySelector(`[${AR}="${ref}"]`) : null;
+// Refs of the last snapshot: elements in shadow roots and frames are out of querySelector's
+// reach. An element that left its page or lost its mark is gone.
+let marked = new Map();
+let find = ref => { let el = marked.get(ref); return el && el.isConnected && attr(el, AR) === ref ? el : null; };
 let center = el => {
   el.scrollIntoView({block: 'center', behavior: 'instant'});
   let r = el.getBoundingClientRect();
   return {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2};
 };
 let fire = (el, types, at) => types.split(' ').forEach(ty => send(el, 
-  new (/^pointer/.test(ty) && W.PointerEvent ? PointerEvent : MouseEvent)(ty, Object.assign({bubbles: true, cancelable: true, composed: true, view: W, button: 0}, at))));
+  new (/^pointer/.test(ty) && W.PointerEvent ? PointerEvent : MouseEvent)(ty, Object.assign({bubbles: true, cancelable: true, composed: true, view: win(el), button: 0}, at))));
 let changed = el => ['input', 'change'].forEach(ty => send(el, new Event(ty, {bubbles: true})));
-// Through the prototype's setter, so React/Vue controlled inputs see the change.
+// Through the prototype's setter, so React/Vue controlled inputs see the change (the
+// prototype of the element's own window: a frame's page hooks its own).
 let setValue = (el, v) => {
-  let dsc = Object.getOwnPropertyDescriptor((tag(el) === 'textarea' ? HTMLTextAreaElement : HTMLInputElement).prototype, 'value');
+  let dsc = Object.getOwnPropertyDescriptor(win(el)[tag(el) === 'textarea' ? 'HTMLTextAreaElement' : 'HTMLInputElement'].prototype, 'value');
   if (dsc && dsc.set) dsc.set.call(el, v); else el.value = v;
   changed(el);
 };
@@ -473,7 +498,7 @@ let action = (ref, name, params) => {
       ok.checked = state();
       return ok;
     }
-    case 'focus': el.focus(); ok.focused = D.activeElement === el; return ok;
+    case 'focus': el.focus(); ok.focused = el.getRootNode().activeElement === el; return ok;
     case 'hover': fire(el, 'pointerover mouseover mouseenter mousemove', center(el)); return ok;
     case 'scroll_into_view': center(el); return ok;
   }
@@ -484,7 +509,8 @@ let query = (ref, kind, limit) => {
   let el = find(ref), lim = limit == null ? 4000 : Math.max(0, limit | 0), res = {ref, kind, value: '', truncated: false}, no = e => (res.error = e, res);
   if (!el) return no('ref_not_found');
   let v;
-  if (kind === 'text') v = norm(el.innerText);
+  // A frame's text is its document's.
+  if (kind === 'text') v = norm(((frameDoc(el) || {}).body || el).innerText);
   else if (kind === 'html') v = el.outerHTML;
   else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return no('not_a_form_control'); }
   else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== AR) a[x.name] = x.value; v = JSON.stringify(a); }
@@ -502,7 +528,9 @@ let page = {
   getUrl: () => location.href,
   getTitle: () => D.title,
   pressKey: key => {
-    let el = D.activeElement || D.body, go = true;
+    // The focused element through open shadow roots and same-origin frames.
+    let el = D.activeElement || D.body, go = true, n;
+    while ((n = el.shadowRoot || frameDoc(el)) && n.activeElement) el = n.activeElement;
     for (let ty of key.length === 1 ? ['keydown', 'keypress', 'keyup'] : ['keydown', 'keyup']) go = send(el, new KeyboardEvent(ty, {key, bubbles: true, cancelable: true})) && go;
     // Enter in a form field submits, as a real key press would.
     if (go && key === 'Enter' && el.form && tag(el) === 'input') el.form.requestSubmit();
@@ -511,5 +539,6 @@ let page = {
 };
 // Nothing throws into the host: an unexpected exception comes back as an error result.
 let safe = f => (...a) => { try { return f(...a); } catch (e) { return {success: false, error: 'exception', message: String(e)}; } finally { cache = tables = null; } };
-window.__agentBrowser = {version: 1, snapshot: safe(snapshot), action: safe(action), query: safe(query), page};
+// find(ref): the element of a ref, for the host's own expressions (js.rs center_js).
+window.__agentBrowser = {version: 1, snapshot: safe(snapshot), action: safe(action), query: safe(query), page, find};
 })();

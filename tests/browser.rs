@@ -489,6 +489,104 @@ async fn hidden_text_stays_out_and_pointer_cards_get_refs() {
     chrome.close().await;
 }
 
+/// Web components and frames as real sites build them: a declarative shadow root with a
+/// label, a slot and a sheet of its own; a same-origin `srcdoc` frame; a frame of another
+/// site (the host resolver fails it, so it stays cross-origin); a file input. The offline walk
+/// parses the same markup (declarative shadow roots and `srcdoc`), so the parity test shares it.
+const COMPONENTS: &str = include_str!("../corpus/components.html");
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shadow_roots_and_frames_get_refs_that_act() {
+    let Some(chrome) = Chrome::launch().await else {
+        return;
+    };
+    // An imperative open shadow root too (what most components do).
+    let html = format!(
+        "{COMPONENTS}<div id=imp></div><script>document.getElementById('imp')\
+         .attachShadow({{mode: 'open'}}).innerHTML = \
+         '<button onclick=\"this.textContent=1\">Imperative</button>';</script>"
+    );
+    let page = chrome.open("components.html", &html).await;
+    let json = eval(&page, &snapshot_js(&JsSnapshotOptions::default())).await;
+    assert!(!json.contains("SECRET"), "{json}");
+    let tree = NodeTree::from_json(&json).expect("tree");
+
+    // Inside the shadow root: the label names its field, the slotted text names the button,
+    // the empty named slot shows its fallback.
+    let email = find_ref(&tree.tree, "textbox", "E-mail");
+    let r = act(
+        &page,
+        &email,
+        "fill",
+        serde_json::json!({"value": "a@b.example"}),
+    )
+    .await;
+    assert!(r.success, "{r:?}");
+    let value =
+        parse_query_result(&eval(&page, &query_js(&email, "value", 100)).await).expect("query");
+    assert_eq!(value.value, "a@b.example");
+    assert!(json.contains("No note"), "{json}");
+    let sign_in = find_ref(&tree.tree, "button", "Sign in now");
+    assert!(
+        act(&page, &sign_in, "click", serde_json::json!({}))
+            .await
+            .success
+    );
+    let imperative = find_ref(&tree.tree, "button", "Imperative");
+    assert!(
+        act(&page, &imperative, "click", serde_json::json!({}))
+            .await
+            .success
+    );
+
+    // The same-origin frame: an iframe node named by its title, its content in place.
+    let coupon = find_ref(&tree.tree, "iframe", "Coupon");
+    let code = find_ref(&tree.tree, "textbox", "Code");
+    assert!(
+        act(&page, &code, "fill", serde_json::json!({"value": "SAVE10"}))
+            .await
+            .success
+    );
+    // A real click at the point center_js gives (the frame's offset added) lands on Apply.
+    let apply = find_ref(&tree.tree, "button", "Apply");
+    let at: serde_json::Value =
+        serde_json::from_str(&eval(&page, &agent_snapshot::js::center_js(&apply)).await)
+            .expect("point");
+    assert_eq!(at["covered"], false, "{at}");
+    let point = chromiumoxide::layout::Point {
+        x: at["x"].as_f64().expect("x"),
+        y: at["y"].as_f64().expect("y"),
+    };
+    page.click(point).await.expect("click");
+    let frame_text =
+        parse_query_result(&eval(&page, &query_js(&coupon, "text", 100)).await).expect("query");
+    assert!(frame_text.value.contains("Applied"), "{frame_text:?}");
+
+    // The cross-origin frame: its node, no content (the agent fills it in through CDP).
+    let terms = find_ref(&tree.tree, "iframe", "Terms");
+    let node = find_node(&tree.tree, &terms);
+    assert!(node.children.is_empty(), "{node:?}");
+    // A file input is a button named by its label.
+    find_ref(&tree.tree, "button", "Attachment");
+
+    let after = snapshot_tree(&page, &JsSnapshotOptions::default()).await;
+    find_ref(&after.tree, "button", "Signed in");
+    find_ref(&after.tree, "button", "1");
+    find_ref(&after.tree, "button", "Applied");
+    chrome.close().await;
+}
+
+fn find_node<'t>(tree: &'t TreeNode, ref_: &str) -> &'t TreeNode {
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        if n.ref_.as_ref().is_some_and(|r| r.to_string() == ref_) {
+            return n;
+        }
+        stack.extend(n.children.iter());
+    }
+    panic!("no node {ref_}")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2000_item_list_is_bounded() {
     let Some(chrome) = Chrome::launch().await else {
@@ -545,6 +643,7 @@ async fn hostile_arguments_arrive_intact() {
 
 const PARITY_FIXTURES: &[(&str, &str)] = &[
     ("login", LOGIN),
+    ("components", COMPONENTS),
     (
         "landmarks",
         "<header><a href=/><img src=x alt=Home></a></header><nav><ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li></ul></nav>\

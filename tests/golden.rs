@@ -1,7 +1,7 @@
 //! Golden files for the rendered text: a format change shows up as a reviewed diff
 //! (`cargo insta review`).
 
-use agent_snapshot::{Document, Format, ReadOptions, RenderOptions, TreeOptions};
+use agent_snapshot::{query, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions};
 
 fn corpus(name: &str) -> Vec<u8> {
     let path = format!("{}/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -190,4 +190,69 @@ fn element_list() {
         ..Default::default()
     };
     insta::assert_snapshot!(snap("shop-600k.html", &TreeOptions::default(), &render));
+}
+
+/// Web components and frames (the page tests/browser.rs also opens in Chromium): an open
+/// declarative shadow root with its own sheet, a label and slots; a hidden host; a `srcdoc`
+/// frame in place under its iframe node; a frame with only a `src`; a file input.
+#[test]
+fn shadow_roots_and_frames() {
+    insta::assert_snapshot!(snap(
+        "components.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+    let json = RenderOptions {
+        format: Format::Json,
+        ..Default::default()
+    };
+    insta::assert_snapshot!(
+        "shadow_roots_and_frames_json",
+        snap("components.html", &TreeOptions::default(), &json)
+    );
+}
+
+/// Closed shadow roots, named and default slots, fallback content, a slot forwarded into a
+/// nested shadow root, a light child no slot takes, a hidden host, and IDs that do not
+/// cross the shadow boundary.
+#[test]
+fn closed_shadow_roots_slots_and_fallbacks() {
+    insta::assert_snapshot!(snap(
+        "shadow-closed.html",
+        &TreeOptions::default(),
+        &RenderOptions::default()
+    ));
+}
+
+/// The query stage reaches elements inside shadow roots and frames by their refs.
+#[test]
+fn queries_reach_into_shadow_roots_and_frames() {
+    let doc =
+        Document::parse_bytes(corpus("components.html"), &TreeOptions::default()).expect("parse");
+    let ref_of = |role: &str, name: &str| {
+        let snap = doc.snapshot(&RenderOptions::default());
+        let line = snap
+            .text
+            .lines()
+            .find(|l| l.contains(&format!("{role} \"{name}\"")))
+            .unwrap_or_else(|| panic!("no {role} {name:?} in\n{}", snap.text))
+            .to_string();
+        let start = line.find("[ref=").expect("a ref") + 5;
+        let end = line[start..].find(']').expect("]") + start;
+        line[start..end].to_string()
+    };
+    let email = ref_of("textbox", "E-mail");
+    let attrs = query(&doc, &email, QueryKind::Attrs, 1000);
+    assert!(attrs.value.contains("\"type\":\"email\""), "{attrs:?}");
+    let coupon = ref_of("iframe", "Coupon");
+    let text = query(&doc, &coupon, QueryKind::Text, 1000);
+    assert!(text.value.contains("Apply"), "{text:?}");
+    assert!(!text.value.contains("SECRET"), "{text:?}");
+    let html = query(
+        &doc,
+        &ref_of("button", "Sign in now"),
+        QueryKind::OuterHtml,
+        1000,
+    );
+    assert!(html.value.starts_with("<button"), "{html:?}");
 }

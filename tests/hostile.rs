@@ -48,6 +48,41 @@ fn nesting_200000_deep() {
     assert!(survive(bold.as_bytes()).contains("button \"b\""));
 }
 
+/// Shadow roots nested 100 000 deep (each host inside the one above's shadow tree), and
+/// `srcdoc` frames nested 1 000 deep (each level's document the escaped `srcdoc` of the one
+/// above): the parser's depth guard and the frame-depth bound keep both finite.
+#[test]
+fn nested_shadow_roots_and_frames() {
+    let n = 100_000;
+    let html = format!(
+        "{}<a href=/deep>deep link</a>{}",
+        "<div><template shadowrootmode=open>".repeat(n),
+        "</template></div>".repeat(n)
+    );
+    survive(html.as_bytes());
+    // Level j's markup is escaped j times: `&` gains `amp;` once per level, and a quote
+    // is `&quot;` escaped j - 1 times. Built level by level, not by re-escaping the whole.
+    let levels = 1000;
+    let quote = |j: usize| match j {
+        0 => "\"".to_string(),
+        _ => format!("&{}quot;", "amp;".repeat(j - 1)),
+    };
+    let mut html = String::new();
+    for j in 0..levels {
+        html.push_str(&format!("<iframe title=F{j} srcdoc={}", quote(j)));
+    }
+    html.push_str("<a href=/bottom>bottom</a>");
+    for j in (0..levels).rev() {
+        html.push_str(&format!("{}></iframe>", quote(j)));
+    }
+    let text = survive(html.as_bytes());
+    assert!(text.contains("iframe \"F0\""), "{text}");
+    assert!(
+        !text.contains("bottom"),
+        "beyond the frame-depth bound: {text}"
+    );
+}
+
 #[test]
 fn a_million_siblings() {
     let html = format!(

@@ -15,6 +15,24 @@ const SECRET: &str = "IGNORE-PREVIOUS-INSTRUCTIONS";
 /// button so the snapshot is not empty.
 const MECHANISMS: &[(&str, &str)] = &[
     ("hidden attribute", "<div hidden>{}</div>"),
+    (
+        "a hidden shadow host",
+        "<div hidden><template shadowrootmode=open><a href=x>{}</a></template></div>",
+    ),
+    (
+        "display:none in a shadow tree's own sheet",
+        "<x-c><template shadowrootmode=closed><style>.s{display:none}</style><p class=s>{}</p></template></x-c>",
+    ),
+    (
+        "a light child no slot takes",
+        "<x-c><template shadowrootmode=open><slot name=a></slot></template><b>{}</b></x-c>",
+    ),
+    (
+        "a frame's own sheet",
+        "<iframe srcdoc=\"<style>p{display:none}</style><p>{}</p>\"></iframe>",
+    ),
+    ("an iframe's fallback text", "<iframe title=F>{}</iframe>"),
+    ("a hidden frame", "<iframe hidden srcdoc='<a href=x>{}</a>'></iframe>"),
     ("hidden=until-found", "<div hidden=until-found>{}</div>"),
     (
         "aria-hidden on an ancestor",
@@ -230,6 +248,16 @@ const STYLESHEET_SHOWS: &[(&str, &str, &str)] = &[
     (
         "a rule inside a template",
         "<template><style>.n{display:none}</style></template><a class=n href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a page rule stops at the shadow boundary",
+        "<style>.n{display:none}</style><x-c><template shadowrootmode=open><a class=n href=/s>SHOWN</a></template></x-c>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a shadow tree's rule stays inside it",
+        "<x-c><template shadowrootmode=open><style>.n{display:none}</style></template></x-c><a class=n href=/s>SHOWN</a>",
         "link \"SHOWN\"",
     ),
     (

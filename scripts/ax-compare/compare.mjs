@@ -13,7 +13,8 @@
 //
 // Each page is compared with its <script> elements removed (Chromium then sees the same
 // static page as the offline walk). Chromium's tree comes from CDP
-// Accessibility.getFullAXTree. Elements we expose that Chromium's stylesheets hide count
+// Accessibility.getFullAXTree, for every frame of the page (scripts/ax-compare/fixtures has
+// pages with shadow roots and frames). Elements we expose that Chromium's stylesheets hide count
 // separately ("css-hidden"): that is the difference offline parsing cannot see.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
@@ -100,7 +101,24 @@ function rendered(file, byRef) {
 async function chromes(page, url) {
   await page.goto(url, { waitUntil: "load", timeout: 30000 }).catch(() => {});
   const cdp = await page.context().newCDPSession(page);
-  const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+  // Every frame's tree: a frame's nodes are not in its parent's (getFullAXTree per frameId).
+  const { frameTree } = await cdp.send("Page.getFrameTree");
+  const frames = [], pending = [frameTree];
+  while (pending.length) {
+    const f = pending.pop();
+    // A frame whose load failed (every request but file: is blocked) shows Chromium's error
+    // page, with its own buttons: not the page's.
+    if (!f.frame.unreachableUrl && !f.frame.url.startsWith("chrome-error:")) frames.push(f.frame.id);
+    pending.push(...(f.childFrames ?? []));
+  }
+  const nodes = [];
+  for (const frameId of frames) {
+    try {
+      nodes.push(...(await cdp.send("Accessibility.getFullAXTree", { frameId })).nodes);
+    } catch {
+      // A frame that went away (or is out of process) meanwhile: its tree is not compared.
+    }
+  }
   await cdp.detach();
   const shown = [];
   for (const n of nodes) {

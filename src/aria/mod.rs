@@ -21,10 +21,14 @@ use crate::style::{StyleOptions, Styles};
 
 /// Lookup tables built once per document in one pass: ids, `label for=` targets, datalists
 /// and which tables are layout tables; and the computed style every stage reads.
+///
+/// IDs and `label for=` resolve within a tree scope ([`Dom::scope`]): a shadow tree's IDs
+/// are not the page's, and `aria-labelledby` does not cross the boundary
+/// (<https://dom.spec.whatwg.org/#concept-tree-root>).
 #[derive(Debug, Default)]
 pub struct Index {
-    ids: HashMap<Box<str>, NodeId>,
-    labels_for: HashMap<Box<str>, Vec<NodeId>>,
+    ids: HashMap<u32, HashMap<Box<str>, NodeId>>,
+    labels_for: HashMap<u32, HashMap<Box<str>, Vec<NodeId>>>,
     layout_tables: HashSet<NodeId>,
     styles: Styles,
 }
@@ -43,13 +47,16 @@ impl Index {
             ..Index::default()
         };
         for (id, el) in dom.elements() {
+            let scope = dom.scope(id);
             if let Some(v) = el.attr(&local_name!("id")) {
                 // First element with an id wins, as getElementById does.
-                index.ids.entry(v.into()).or_insert(id);
+                let ids = index.ids.entry(scope).or_default();
+                ids.entry(v.into()).or_insert(id);
             }
             if el.is_html(&local_name!("label")) {
                 if let Some(target) = el.attr(&local_name!("for")) {
-                    index.labels_for.entry(target.into()).or_default().push(id);
+                    let labels = index.labels_for.entry(scope).or_default();
+                    labels.entry(target.into()).or_default().push(id);
                 }
             }
             if el.is_html(&local_name!("table")) && roles::is_layout_table(dom, id, el) {
@@ -64,14 +71,17 @@ impl Index {
         &self.styles
     }
 
-    /// The element with this id.
-    pub fn by_id(&self, id: &str) -> Option<NodeId> {
-        self.ids.get(id).copied()
+    /// The element with this id in the tree scope `scope`.
+    pub fn by_id(&self, scope: u32, id: &str) -> Option<NodeId> {
+        self.ids.get(&scope)?.get(id).copied()
     }
 
-    /// The `<label for=id>` elements, in document order.
-    pub fn labels_for(&self, id: &str) -> &[NodeId] {
-        self.labels_for.get(id).map_or(&[], Vec::as_slice)
+    /// The `<label for=id>` elements of the tree scope `scope`, in document order.
+    pub fn labels_for(&self, scope: u32, id: &str) -> &[NodeId] {
+        self.labels_for
+            .get(&scope)
+            .and_then(|l| l.get(id))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Whether a `<table>` is laid out rather than holding data (see

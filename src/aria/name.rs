@@ -159,7 +159,7 @@ impl<'a> Names<'a> {
             if buf.is_full() {
                 break;
             }
-            let Some(target) = self.index.by_id(idref) else {
+            let Some(target) = self.index.by_id(self.dom.scope(named), idref) else {
                 continue;
             };
             buf.boundary();
@@ -351,6 +351,21 @@ impl<'a> Names<'a> {
                         .or_else(|| non_empty_attr(el, &local_name!("value")))
                         .or_else(|| non_empty_attr(el, &local_name!("title")))
                         .or_else(|| Some("Submit".to_string())),
+                    // Chromium names an unlabelled file input by its button's text (en-US).
+                    "file" => self
+                        .labels(id, el, ctx)
+                        .filter(|l| !l.is_empty())
+                        .or_else(|| {
+                            let multiple = el.has_attr(&local_name!("multiple"));
+                            Some(
+                                if multiple {
+                                    "Choose Files"
+                                } else {
+                                    "Choose File"
+                                }
+                                .to_string(),
+                            )
+                        }),
                     _ => self.labels(id, el, ctx),
                 }
             }
@@ -446,7 +461,8 @@ impl<'a> Names<'a> {
     fn labels(&self, id: NodeId, el: Element<'_>, ctx: Ctx) -> Option<String> {
         let mut labels: Vec<NodeId> = Vec::new();
         if let Some(own_id) = el.attr(&local_name!("id")) {
-            labels.extend(self.index.labels_for(own_id).iter().copied());
+            let scope = self.dom.scope(id);
+            labels.extend(self.index.labels_for(scope, own_id).iter().copied());
         }
         if let Some((wrapping, label_el)) = self
             .dom

@@ -34,11 +34,13 @@ pub fn category(role: &str) -> Category {
 
 /// Landmark roles, and the dialogs that sit above the page: regions a snapshot may fold
 /// into one stub line, so they always get a ref to scope by
-/// (<https://w3c.github.io/aria/#landmark_roles>).
+/// (<https://w3c.github.io/aria/#landmark_roles>). Frames too (`iframe`, the node a frame's
+/// document hangs from; not an ARIA role, so `role="iframe"` stays invalid).
 pub fn is_landmark(role: &str) -> bool {
     matches!(
         role,
-        "banner"
+        "iframe"
+            | "banner"
             | "complementary"
             | "contentinfo"
             | "form"
@@ -453,9 +455,12 @@ pub fn implicit_role(
             "banner"
         }
         local_name!("hr") => "separator",
+        // A frame's `<html>` hangs from its iframe node: the frame's document is that node.
+        local_name!("html") if dom.node(id).parent != Some(NodeId::DOCUMENT) => return None,
         local_name!("html") => "document",
+        local_name!("iframe") => "iframe",
         local_name!("img") => return img_role(dom, id, el),
-        local_name!("input") => return input_role(dom, index, el),
+        local_name!("input") => return input_role(dom, index, id, el),
         local_name!("ins") => "insertion",
         local_name!("li") => {
             // Required owned elements of a presentational list lose their role.
@@ -543,15 +548,16 @@ fn img_role(dom: &Dom, id: NodeId, el: Element<'_>) -> Option<&'static str> {
 }
 
 /// `input` by type (<https://w3c.github.io/html-aam/#el-input-button> and following rows).
-fn input_role(dom: &Dom, index: &Index, el: Element<'_>) -> Option<&'static str> {
+fn input_role(dom: &Dom, index: &Index, id: NodeId, el: Element<'_>) -> Option<&'static str> {
     // A suggestions list makes a combobox only when `list` names a <datalist>.
     let has_list = el
         .attr(&local_name!("list"))
-        .and_then(|list| index.by_id(list))
+        .and_then(|list| index.by_id(dom.scope(id), list))
         .and_then(|d| dom.element(d))
         .is_some_and(|d| d.is_html(&local_name!("datalist")));
     Some(match input_type(el) {
-        "button" | "image" | "reset" | "submit" => "button",
+        // A file input is its "Choose File" button (Chromium's tree).
+        "button" | "file" | "image" | "reset" | "submit" => "button",
         "checkbox" => "checkbox",
         "radio" => "radio",
         "range" => "slider",

@@ -11,6 +11,7 @@
 //!
 //! [`encoding`] decides how bytes become text before the parser sees them.
 
+mod compose;
 pub mod encoding;
 mod guard;
 mod pipeline;
@@ -326,7 +327,16 @@ pub struct Dom {
     strings: String,
     elements: usize,
     parse_errors: usize,
+    /// The tree scope of each node ([`Dom::scope`]); empty while the page has one tree.
+    scopes: Vec<u32>,
+    /// How many tree scopes `scopes` numbers (0 while it is empty).
+    scope_count: u32,
+    /// Declarative shadow roots as the parser attached them, `(host, root)` in document
+    /// order; consumed when the tree is flattened.
+    shadows: Vec<(NodeId, NodeId)>,
 }
+
+pub use compose::MAX_FRAME_DEPTH;
 
 impl Dom {
     /// Parses text that is already decoded. Never fails: the HTML parsing algorithm assigns a
@@ -352,12 +362,22 @@ impl Dom {
         // A byte-order mark starts the stream, it is not text (decoding from bytes has
         // removed it already; text may still carry one).
         let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+        // What `srcdoc` frames may parse in all: twice the page, so that frames inside
+        // frames (each level's source inside the one above) cannot multiply the work.
+        let mut budget = html.len().saturating_mul(2).saturating_add(64 * 1024);
+        Dom::parse_document(html, threads, 0, &mut budget)
+    }
+
+    /// Parses a document `frame_depth` frames deep, then puts its shadow roots and frames
+    /// in place.
+    fn parse_document(html: &str, threads: Threads, frame_depth: u32, budget: &mut usize) -> Dom {
+        let mut dom = None;
         if threads.two(html.len(), Threads::AUTO_MIN_LEN) {
-            if let Ok(dom) = pipeline::parse(html) {
-                return dom;
-            }
+            dom = pipeline::parse(html).ok();
         }
-        guard::parse(html)
+        let mut dom = dom.unwrap_or_else(|| guard::parse(html));
+        dom.compose(threads, frame_depth, budget);
+        dom
     }
 
     /// A node by id.

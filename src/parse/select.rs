@@ -193,8 +193,12 @@ impl selectors::Element for ElementRef<'_> {
         OpaqueElement::new(self.dom.node(self.id))
     }
 
+    // Within the element's own tree: a page's selectors do not reach into shadow trees,
+    // nor a shadow tree's out of it (<https://drafts.csswg.org/css-scoping/#selectors-data-model>).
     fn parent_element(&self) -> Option<Self> {
-        self.dom.node(self.id).parent.and_then(|p| self.relative(p))
+        self.dom
+            .scoped_parent(self.id)
+            .and_then(|p| self.relative(p))
     }
 
     fn parent_node_is_shadow_root(&self) -> bool {
@@ -349,7 +353,10 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn is_root(&self) -> bool {
+        // A frame's `<html>` is its document's root too.
         self.dom.node(self.id).parent == Some(NodeId::DOCUMENT)
+            || (self.dom.scoped_parent(self.id).is_none()
+                && self.el.is_html(&html5ever::local_name!("html")))
     }
 
     fn add_element_unique_hashes(&self, _filter: &mut BloomFilter) -> bool {

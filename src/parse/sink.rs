@@ -31,6 +31,8 @@ pub(super) struct ArenaSink {
     /// Moving such a run to the buffer's end at every merge would copy it once per merge,
     /// quadratic in a table that alternates text and cells.
     growing: RefCell<BTreeMap<NodeId, String>>,
+    /// Declarative shadow roots attached so far: `(host, root)`.
+    shadows: RefCell<Vec<(NodeId, NodeId)>>,
 }
 
 impl ArenaSink {
@@ -50,6 +52,7 @@ impl ArenaSink {
             depths: RefCell::new(depths),
             last_open: Cell::new(None),
             growing: RefCell::new(BTreeMap::new()),
+            shadows: RefCell::new(Vec::new()),
         }
     }
 }
@@ -227,7 +230,7 @@ fn store(strings: &mut String, s: &str) -> StrSpan {
     }
 }
 
-fn detach(nodes: &mut [Node], id: NodeId) {
+pub(super) fn detach(nodes: &mut [Node], id: NodeId) {
     let (parent, prev, next) = {
         let n = &mut nodes[id.index()];
         (
@@ -254,7 +257,7 @@ fn detach(nodes: &mut [Node], id: NodeId) {
     }
 }
 
-fn append(nodes: &mut [Node], parent: NodeId, child: NodeId) {
+pub(super) fn append(nodes: &mut [Node], parent: NodeId, child: NodeId) {
     detach(nodes, child);
     let last = nodes[parent.index()].last_child;
     {
@@ -315,6 +318,9 @@ impl TreeSink for ArenaSink {
             strings,
             elements: self.elements.get(),
             parse_errors: self.parse_errors.get(),
+            scopes: Vec::new(),
+            scope_count: 0,
+            shadows: self.shadows.into_inner(),
         }
     }
 
@@ -455,6 +461,40 @@ impl TreeSink for ArenaSink {
         let (_, added) = self.store_attrs(missing);
         e.first_attr = u32::try_from(first).unwrap_or(u32::MAX);
         e.attr_count = e.attr_count.saturating_add(added);
+    }
+
+    /// A declarative shadow root: the template's contents become `host`'s shadow root
+    /// (the tree is flattened after the parse, [`super::compose`]). Fails, so that the
+    /// parser inserts an ordinary template, where `attachShadow` would throw: a host that
+    /// cannot have one or has one already
+    /// (<https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inhead>, steps on
+    /// a template start tag with `shadowrootmode`).
+    fn attach_declarative_shadow(
+        &self,
+        host: &NodeId,
+        template: &NodeId,
+        _attrs: &[Attribute],
+    ) -> bool {
+        let valid = match &self.nodes.borrow()[host.index()].data {
+            NodeData::Element(e) => {
+                e.ns == super::ElementNs::Html && super::compose::valid_shadow_host(&e.local)
+            }
+            _ => false,
+        };
+        let mut shadows = self.shadows.borrow_mut();
+        if !valid || shadows.iter().any(|(h, _)| h == host) {
+            return false;
+        }
+        let root = self.get_template_contents(template);
+        if root == *template {
+            return false;
+        }
+        shadows.push((*host, root));
+        // The depth guard counts on: a shadow tree nests inside its host, so roots inside
+        // roots cannot nest without bound.
+        let depth = self.depth_of(*host) + 1;
+        self.depths.borrow_mut()[root.index()] = depth;
+        true
     }
 
     fn remove_from_parent(&self, target: &NodeId) {

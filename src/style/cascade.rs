@@ -277,7 +277,8 @@ impl<'r> Matcher<'r> {
     /// Makes the filter hold exactly the element ancestors of `id`: closes what the walk in
     /// document order has left, and (after matching) opens `id` itself.
     fn enter(&mut self, dom: &Dom, id: NodeId) {
-        let parent = dom.node(id).parent;
+        // The element's own tree: a matcher sees one tree scope's elements only.
+        let parent = dom.scoped_parent(id);
         while let Some(&(top, start)) = self.open.last() {
             if Some(top) == parent {
                 break;

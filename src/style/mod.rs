@@ -45,7 +45,7 @@ use crate::parse::select::ClassNames;
 use crate::parse::{Dom, Element, NodeId};
 use crate::text::TextTransform;
 use cascade::{Matcher, RuleIndex};
-use sheet::{Decls, Display, Sheets, Vocabulary};
+use sheet::{Decls, Display, Rule, Sheets, Vocabulary};
 
 /// Which style sheets count, and the device `@media` rules are evaluated for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -167,28 +167,49 @@ impl Styles {
     /// assert_eq!(styles.get(span).display_none, Some(true));
     /// ```
     pub fn build(dom: &Dom, opts: &StyleOptions) -> Styles {
-        let mut texts = Vec::new();
+        // Sheets per tree scope ([`Dom::scope`]): a shadow tree's `<style>` styles that tree
+        // only, and the page's sheets do not reach into it (inheritance does, through the
+        // flattened tree). One scope on most pages.
+        let mut texts: Vec<(u32, Cow<'_, str>)> = Vec::new();
         let mut any_inline = false;
         for (id, el) in dom.elements() {
             any_inline |= el.has_attr(&local_name!("style"));
             if !opts.ignore_stylesheets {
-                texts.extend(sheet_text(dom, id, el, &opts.viewport));
+                if let Some(css) = sheet_text(dom, id, el, &opts.viewport) {
+                    texts.push((dom.scope(id), css));
+                }
             }
         }
         let classes = OnceCell::new();
         let vocabulary = Vocabulary::new(dom, &classes);
-        let mut sheets = Sheets::new(&opts.viewport, Some(&vocabulary));
-        for css in &texts {
-            sheets.add(css);
-        }
-        let mut rules = sheets.rules;
-        if rules.is_empty() && !any_inline {
+        let mut scopes: Vec<u32> = texts.iter().map(|(scope, _)| *scope).collect();
+        scopes.sort_unstable();
+        scopes.dedup();
+        let scoped: Vec<(u32, Vec<Rule>, RuleIndex)> = scopes
+            .into_iter()
+            .map(|scope| {
+                let mut sheets = Sheets::new(&opts.viewport, Some(&vocabulary));
+                for (_, css) in texts.iter().filter(|(s, _)| *s == scope) {
+                    sheets.add(css);
+                }
+                let mut rules = sheets.rules;
+                let index = RuleIndex::build(&mut rules);
+                (scope, rules, index)
+            })
+            .filter(|(_, rules, _)| !rules.is_empty())
+            .collect();
+        if scoped.is_empty() && !any_inline {
             return Styles::default();
         }
-        let index = RuleIndex::build(&mut rules);
         // Without rules nothing is matched (and no class is worth interning).
-        let mut matcher = (!rules.is_empty())
-            .then(|| Matcher::new(&rules, &index, classes.get_or_init(|| ClassNames::new(dom))));
+        // Sorted by scope, as `scoped` is.
+        let mut matchers: Vec<(u32, Matcher<'_>)> = scoped
+            .iter()
+            .map(|(scope, rules, index)| {
+                let classes = classes.get_or_init(|| ClassNames::new(dom));
+                (*scope, Matcher::new(rules, index, classes))
+            })
+            .collect();
         let mut table = vec![0u16; dom.len()];
         for (id, el) in dom.elements() {
             let inherited = dom
@@ -199,8 +220,13 @@ impl Styles {
                     ElementStyle::unpack(bits).text_transform
                 });
             let inline = el.attr(&local_name!("style")).map(Decls::parse);
-            let mut decls = match &mut matcher {
-                Some(matcher) => matcher.cascade(dom, id, inline.as_ref()).decls,
+            let scope = dom.scope(id);
+            let matcher = matchers
+                .binary_search_by_key(&scope, |(s, _)| *s)
+                .ok()
+                .and_then(|i| matchers.get_mut(i));
+            let mut decls = match matcher {
+                Some((_, matcher)) => matcher.cascade(dom, id, inline.as_ref()).decls,
                 None => inline.unwrap_or_default(),
             };
             // Anti-flicker snippets (Chartbeat's `body { visibility: hidden !important }`,
