@@ -9,6 +9,7 @@ use chromiumoxide::cdp::browser_protocol::input::{
 };
 use serde_json::{json, Map, Value};
 
+use super::dialogs::Dialog;
 use super::protocol::{check_keys, opt_str};
 use super::refs::Target;
 use super::session::{PageState, Session};
@@ -38,19 +39,46 @@ impl Session {
                 .ui_call(&format!("touch({})", js::js_literal(&target.page)))
                 .await;
         }
-        self.perform(&op, target.as_ref(), args).await?;
-        let settled = self.settle(before.as_ref()).await;
+        match self.perform(&op, target.as_ref(), args).await {
+            // The action opened a dialog: answer now (a click's input event stays blocked
+            // until the dialog closes).
+            Err(e) if e.code == Code::DialogOpen => {
+                if let Some(dialog) = self.open_dialog() {
+                    self.tab_mut().before_dialog = before;
+                    return Ok(self.dialog_result(&dialog).await);
+                }
+                return Err(e);
+            }
+            done => done?,
+        }
+        self.after_action(before.as_ref()).await
+    }
+
+    /// After an action (or a dialog's answer): waits for the page to settle and answers
+    /// `{changed, navigated, url, title}`, with `dialog` when the page opened one meanwhile,
+    /// and `tab` when it opened a tab (which is then the current one).
+    pub(super) async fn after_action(&mut self, before: Option<&PageState>) -> Result<Value> {
+        let settled = self.settle(before).await;
         if settled.navigated {
             // Even a page restored from the back/forward cache is another visit: look again.
             self.look_token = None;
         }
+        if let Some(dialog) = settled.dialog {
+            self.tab_mut().before_dialog = before.cloned();
+            return Ok(self.dialog_result(&dialog).await);
+        }
+        let tab = self.adopt_opened_tabs().await;
         let (url, title) = self.url_title().await;
-        Ok(json!({
-            "changed": settled.changed,
+        let mut done = json!({
+            "changed": settled.changed || tab.is_some(),
             "navigated": settled.navigated,
             "url": url,
             "title": title,
-        }))
+        });
+        if let Some(tab) = tab {
+            done["tab"] = tab;
+        }
+        Ok(done)
     }
 
     pub(super) async fn perform(
@@ -167,7 +195,7 @@ impl Session {
         event: std::result::Result<T, String>,
     ) -> Result<()> {
         let event = event.map_err(|e| AgentError::new(Code::ActionFailed, e))?;
-        self.page
+        self.page()
             .execute(event)
             .await
             .map(drop)
@@ -236,6 +264,13 @@ impl Session {
         loop {
             tokio::time::sleep(Duration::from_millis(50)).await;
             let state = self.state().await;
+            if let Some(dialog) = self.open_dialog() {
+                return Settled {
+                    changed: true,
+                    navigated,
+                    dialog: Some(dialog),
+                };
+            }
             match (&state, before) {
                 // The context is being replaced: a navigation is under way.
                 (None, _) => navigated = true,
@@ -263,6 +298,7 @@ impl Session {
         Settled {
             changed: changed || navigated,
             navigated,
+            dialog: None,
         }
     }
 }
@@ -270,4 +306,6 @@ impl Session {
 pub(super) struct Settled {
     pub(super) changed: bool,
     pub(super) navigated: bool,
+    /// A dialog the page opened meanwhile (it blocks the page: the wait ends there).
+    pub(super) dialog: Option<Dialog>,
 }

@@ -36,8 +36,24 @@ pub(super) fn actions_for(role: &str) -> &'static [&'static str] {
 impl Session {
     /// Runs one command with its arguments (the request object; `id` and `command` are
     /// ignored).
+    ///
+    /// While a dialog is open on the page every command but `dialog` is `DIALOG_OPEN`;
+    /// dialogs the `--dialogs` policy answered meanwhile are reported in the answer
+    /// (`dialogs`).
     pub async fn run(&mut self, command: &str, args: &Map<String, Value>) -> Result<Value> {
+        if command != "dialog" {
+            self.dialog_gate()?;
+        }
+        let done = self.dispatch(command, args).await;
+        self.with_reported(done)
+    }
+
+    async fn dispatch(&mut self, command: &str, args: &Map<String, Value>) -> Result<Value> {
         match command {
+            "dialog" => self.dialog(args).await,
+            "tabs" => self.tabs(args).await,
+            "tab" => self.switch_tab(args).await,
+            "close_tab" => self.close_tab(args).await,
             "look" => self.look(args).await,
             "act" => self.act(args).await,
             "go" => self.go(args).await,
@@ -109,38 +125,48 @@ impl Session {
         check_keys(args, &["url"])?;
         let url = opt_str(args, "url")?
             .ok_or_else(|| AgentError::new(Code::InvalidArgs, "go needs \"url\""))?;
-        let nav = self.page.goto(url);
-        match tokio::time::timeout(Duration::from_secs(30), nav).await {
-            Err(_) => {
-                return Err(AgentError::new(
+        let nav = async {
+            match tokio::time::timeout(Duration::from_secs(30), self.page().goto(url)).await {
+                Err(_) => Err(AgentError::new(
                     Code::Timeout,
                     format!("{url} did not load in 30 s"),
-                ))
-            }
-            Ok(Err(e)) => {
-                return Err(AgentError::new(
+                )),
+                Ok(Err(e)) => Err(AgentError::new(
                     Code::NavigationFailed,
                     format!("cannot load {url}: {e}"),
-                ))
+                )),
+                Ok(Ok(_)) => Ok(()),
             }
-            Ok(Ok(_)) => {}
-        }
+        };
+        let loaded = self.guarded(nav).await;
         self.look_token = None;
-        self.settle(None).await;
-        let (url, title) = self.url_title().await;
-        Ok(json!({"url": url, "title": title, "navigated": true}))
+        if let Some(dialog) = self.open_dialog() {
+            // The page opened a dialog as it loaded (or before it unloaded).
+            return Ok(self.dialog_result(&dialog).await);
+        }
+        loaded?;
+        let mut done = self.after_action(None).await?;
+        if let Some(map) = done.as_object_mut() {
+            map.remove("changed");
+            map.insert("navigated".into(), Value::Bool(true));
+        }
+        Ok(done)
     }
 
     pub(super) async fn back(&mut self) -> Result<Value> {
         let before = self.state().await;
-        self.evaluate("history.back()", Code::NavigationFailed)
-            .await?;
-        let settled = self.settle(before.as_ref()).await;
-        if settled.navigated {
-            self.look_token = None;
+        match self
+            .evaluate("history.back()", Code::NavigationFailed)
+            .await
+        {
+            Err(e) if e.code == Code::DialogOpen => {}
+            done => drop(done?),
         }
-        let (url, title) = self.url_title().await;
-        Ok(json!({"url": url, "title": title, "navigated": settled.navigated}))
+        let mut done = self.after_action(before.as_ref()).await?;
+        if let Some(map) = done.as_object_mut() {
+            map.remove("changed");
+        }
+        Ok(done)
     }
 
     pub(super) async fn wait(&mut self, args: &Map<String, Value>) -> Result<Value> {
@@ -188,8 +214,12 @@ impl Session {
             let left = timeout
                 .saturating_sub(start.elapsed())
                 .max(Duration::from_millis(100));
-            let ok = tokio::time::timeout(left, self.page.evaluate(condition.as_str()))
-                .await
+            let poll = async {
+                Ok(tokio::time::timeout(left, self.page().evaluate(condition.as_str())).await)
+            };
+            let ok = self
+                .guarded(poll)
+                .await?
                 .ok()
                 .and_then(|r| r.ok())
                 .and_then(|r| r.into_value::<bool>().ok())
@@ -252,7 +282,7 @@ impl Session {
             .format(CaptureScreenshotFormat::Png)
             .build();
         let png =
-            self.page.screenshot(params).await.map_err(|e| {
+            self.page().screenshot(params).await.map_err(|e| {
                 AgentError::new(Code::ActionFailed, format!("screenshot failed: {e}"))
             })?;
         match opt_str(args, "path")? {

@@ -16,8 +16,21 @@ impl Session {
     /// answers with the design's payloads: `look` `{url, title, tree, actions}`, `act`
     /// `{changed}`, `go` `{url, title}`, `wait` `{elapsed}`, `eval` `{value}`, `handoff`
     /// `{resumed, elapsed}`.
+    ///
+    /// Dialogs and tabs as in the protocol: while a dialog is open every call but
+    /// `agent.dialog` is `DIALOG_OPEN`; an `act` that opened a dialog or a tab says so
+    /// (`dialog`, `tab`), and dialogs answered by the `--dialogs` policy are listed
+    /// (`dialogs`).
     pub async fn eval_call(&mut self, payload: &str) -> Result<Value> {
         let call = agent_call::parse(payload).map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        if !matches!(call, Call::Dialog { .. }) {
+            self.dialog_gate()?;
+        }
+        let done = self.design_call(call).await;
+        self.with_reported(done)
+    }
+
+    async fn design_call(&mut self, call: Call) -> Result<Value> {
         let mut args = Map::new();
         match call {
             Call::Look { scope, viewport } => self.design_look(scope, viewport).await,
@@ -44,7 +57,13 @@ impl Session {
                 }
                 args.insert("op".into(), Value::from(op));
                 let done = self.act(&args).await?;
-                Ok(json!({"changed": done["changed"]}))
+                let mut out = json!({"changed": done["changed"]});
+                for key in ["dialog", "tab"] {
+                    if let Some(v) = done.get(key) {
+                        out[key] = v.clone();
+                    }
+                }
+                Ok(out)
             }
             Call::Go { url } => {
                 args.insert("url".into(), Value::from(url));
@@ -81,6 +100,19 @@ impl Session {
                 }
                 self.handoff(&args).await
             }
+            Call::Dialog { accept, text } => {
+                args.insert("accept".into(), Value::Bool(accept));
+                if let Some(text) = text {
+                    args.insert("text".into(), Value::from(text));
+                }
+                self.dialog(&args).await
+            }
+            Call::Tabs => self.tabs(&args).await,
+            Call::Tab { index } => {
+                args.insert("index".into(), Value::from(index));
+                self.switch_tab(&args).await
+            }
+            Call::CloseTab => self.close_tab(&args).await,
         }
     }
 

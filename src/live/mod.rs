@@ -20,7 +20,9 @@
 //! The module, one concern a file:
 //! - [`browser`]: launching Chromium or attaching to one, and closing it;
 //!   [`guard`]: the process that ends Chromium when the agent dies first;
-//! - [`session`]: the session's pages and how it evaluates in them;
+//! - [`session`]: the session's tabs and how it evaluates in the current one;
+//!   [`tabs`]: tabs the page opens, listing and switching them;
+//!   [`dialogs`]: `alert`, `confirm`, `prompt`, `beforeunload`, never a hang;
 //!   [`refs`]: looks, ref numbering and staleness;
 //! - [`commands`]: `look`, `go`, `back`, `wait`, `query`, `eval`, `screenshot`;
 //!   [`actions`]: `act` and the input events behind it;
@@ -32,17 +34,20 @@ mod actions;
 mod browser;
 mod commands;
 mod design;
+mod dialogs;
 mod guard;
 mod overlay;
 mod protocol;
 mod refs;
 mod session;
+mod tabs;
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Serialize;
 
+pub use dialogs::{Dialog, DialogPolicy};
 pub use guard::run_guard;
 pub use protocol::run_stdio;
 pub use session::Session;
@@ -70,6 +75,8 @@ pub enum Code {
     HandoffUnavailable,
     /// Nobody resumed a `handoff` within its timeout.
     HandoffTimeout,
+    /// A dialog (`alert`, `confirm`…) is open on the page: only `dialog` can answer it.
+    DialogOpen,
 }
 
 /// A failed request: a code and a message that tells the model what to do.
@@ -127,6 +134,9 @@ pub struct LaunchOptions {
     /// Show the sidebar: a panel in the page that logs each command and outlines the element
     /// an action touches.
     pub sidebar: bool,
+    /// What to do with the page's dialogs: leave them for the `dialog` command, or answer
+    /// each one at once.
+    pub dialogs: DialogPolicy,
 }
 
 impl Default for LaunchOptions {
@@ -140,6 +150,7 @@ impl Default for LaunchOptions {
             quiet: Duration::from_millis(250),
             handoff_timeout: Duration::from_secs(600),
             sidebar: false,
+            dialogs: DialogPolicy::Ask,
         }
     }
 }

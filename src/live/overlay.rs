@@ -100,31 +100,33 @@ impl Session {
     pub(super) async fn ui_call(&mut self, call: &str) -> Result<Value> {
         let expr = format!("window.__agentUI.{call}");
         for attempt in 0..2 {
-            let world =
-                match self.ui_world {
-                    Some(world) => world,
-                    None => {
-                        let frame =
-                            self.page.mainframe().await.ok().flatten().ok_or_else(|| {
-                                AgentError::new(Code::ActionFailed, "no main frame")
-                            })?;
-                        let params = CreateIsolatedWorldParams::builder()
-                            .frame_id(frame)
-                            .world_name("agent-snapshot-ui")
-                            .build()
-                            .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
-                        let world = self
-                            .page
-                            .execute(params)
-                            .await
-                            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?
-                            .result
-                            .execution_context_id;
-                        self.eval_in(world, OVERLAY_JS).await?;
-                        self.ui_world = Some(world);
-                        world
-                    }
-                };
+            let world = match self.ui_world {
+                Some(world) => world,
+                None => {
+                    let frame = self
+                        .page()
+                        .mainframe()
+                        .await
+                        .ok()
+                        .flatten()
+                        .ok_or_else(|| AgentError::new(Code::ActionFailed, "no main frame"))?;
+                    let params = CreateIsolatedWorldParams::builder()
+                        .frame_id(frame)
+                        .world_name("agent-snapshot-ui")
+                        .build()
+                        .map_err(|e| AgentError::new(Code::ActionFailed, e))?;
+                    let world = self
+                        .page()
+                        .execute(params)
+                        .await
+                        .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?
+                        .result
+                        .execution_context_id;
+                    self.eval_in(world, OVERLAY_JS).await?;
+                    self.ui_world = Some(world);
+                    world
+                }
+            };
             match self.eval_in(world, &expr).await {
                 Ok(value) => return Ok(value),
                 // The world went with its document: make one in the new document.
@@ -143,10 +145,14 @@ impl Session {
         let mut params = EvaluateParams::new(expr);
         params.context_id = Some(world);
         params.return_by_value = Some(true);
-        let reply = tokio::time::timeout(EVAL_LIMIT, self.page.execute(params))
-            .await
-            .map_err(|_| AgentError::new(Code::Timeout, "the page did not answer"))?
-            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?
+        let reply = self
+            .guarded(async {
+                tokio::time::timeout(EVAL_LIMIT, self.page().execute(params))
+                    .await
+                    .map_err(|_| AgentError::new(Code::Timeout, "the page did not answer"))?
+                    .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))
+            })
+            .await?
             .result;
         if let Some(e) = reply.exception_details {
             return Err(AgentError::new(Code::ActionFailed, e.text));

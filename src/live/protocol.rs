@@ -9,7 +9,7 @@ use super::{AgentError, Code, LaunchOptions, Result};
 use crate::tools;
 
 /// The protocol's commands.
-pub(super) const COMMANDS: [&str; 9] = [
+pub(super) const COMMANDS: [&str; 13] = [
     "look",
     "act",
     "go",
@@ -19,6 +19,10 @@ pub(super) const COMMANDS: [&str; 9] = [
     "eval",
     "screenshot",
     "handoff",
+    "dialog",
+    "tabs",
+    "tab",
+    "close_tab",
 ];
 
 impl Session {

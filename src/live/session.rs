@@ -1,5 +1,6 @@
-//! The session: the browser, the tab it drives, and evaluation in that tab's page (with a
-//! time limit, injecting the script when a new document lacks it).
+//! The session: the browser, its tabs (the current one is the page every command works on),
+//! and evaluation in the current page (with a time limit, raced against dialogs, injecting the
+//! script when a new document lacks it).
 
 use std::time::Duration;
 
@@ -8,14 +9,23 @@ use chromiumoxide::Page;
 use serde_json::Value;
 
 use super::browser::{self, Launched};
+use super::dialogs::{DialogWatch, Reported};
+use super::tabs::TabWatch;
 use super::{AgentError, Code, LaunchOptions, Result};
 use crate::js;
 
-/// One browser tab driven by refs.
+/// A browser driven by refs, one tab at a time.
 pub struct Session {
     /// The browser, and what lives as long as it.
     pub(super) launched: Launched,
-    pub(super) page: Page,
+    /// The tabs of this session, in the order they opened (never empty).
+    pub(super) tabs: Vec<Tab>,
+    /// The index of the current tab in `tabs`.
+    pub(super) current: usize,
+    /// Dialogs the `--dialogs` policy answered, not reported yet.
+    pub(super) reported: Reported,
+    /// Pages created in the browser, for adopting the tabs our pages open.
+    pub(super) opened: TabWatch,
     pub(super) options: LaunchOptions,
     /// Refs given by looks before the latest: the latest look's `eN` on the page is
     /// `e(ref_base + N)` to the caller.
@@ -33,6 +43,31 @@ pub struct Session {
     /// The sidebar's log, newest last (at most [`SIDEBAR_LINES`]), and the entries written.
     pub(super) sidebar_log: std::collections::VecDeque<Value>,
     pub(super) logged: u64,
+}
+
+/// One tab of the session.
+pub(super) struct Tab {
+    pub(super) page: Page,
+    pub(super) dialogs: DialogWatch,
+    /// The page state before the action that a dialog interrupted: the `dialog` command's
+    /// answer measures the change from it.
+    pub(super) before_dialog: Option<PageState>,
+}
+
+impl Tab {
+    /// A tab for `page`, its dialogs watched.
+    pub(super) async fn new(
+        page: Page,
+        session_policy: &LaunchOptions,
+        reported: &Reported,
+    ) -> Result<Tab> {
+        let dialogs = DialogWatch::start(&page, session_policy.dialogs, reported.clone()).await?;
+        Ok(Tab {
+            page,
+            dialogs,
+            before_dialog: None,
+        })
+    }
 }
 /// The longest one evaluation in the page may take.
 pub(super) const EVAL_LIMIT: Duration = Duration::from_secs(30);
@@ -61,6 +96,14 @@ impl Session {
     /// Launches Chromium (or attaches to one) and opens a tab.
     pub async fn start(options: LaunchOptions) -> Result<Session> {
         let launched = browser::launch(&options).await?;
+        // Listening before the first tab opens, so that no page the session opens is missed.
+        let opened = match TabWatch::start(&launched.browser).await {
+            Ok(opened) => opened,
+            Err(e) => {
+                launched.close().await;
+                return Err(e);
+            }
+        };
         let page = match launched.browser.new_page("about:blank").await {
             Ok(page) => page,
             Err(e) => {
@@ -71,9 +114,20 @@ impl Session {
                 ));
             }
         };
+        let reported = Reported::default();
+        let tab = match Tab::new(page, &options, &reported).await {
+            Ok(tab) => tab,
+            Err(e) => {
+                launched.close().await;
+                return Err(e);
+            }
+        };
         Ok(Session {
             launched,
-            page,
+            tabs: vec![tab],
+            current: 0,
+            reported,
+            opened,
             options,
             ref_base: 0,
             issued: 0,
@@ -89,9 +143,33 @@ impl Session {
     /// Closes the browser (launch mode) or just the tab (attach mode).
     pub async fn close(self) {
         if self.launched.attached {
-            let _ = self.page.close().await;
+            for tab in self.tabs {
+                let _ = tab.page.close().await;
+            }
         }
         self.launched.close().await;
+    }
+
+    /// The current tab.
+    pub(super) fn tab(&self) -> &Tab {
+        &self.tabs[self.current]
+    }
+
+    pub(super) fn tab_mut(&mut self) -> &mut Tab {
+        &mut self.tabs[self.current]
+    }
+
+    /// The current tab's page.
+    pub(super) fn page(&self) -> &Page {
+        &self.tab().page
+    }
+
+    /// The current page's URL and title as the browser knows them: a dialog does not block
+    /// this, as it blocks anything that runs in the page.
+    pub(super) async fn target_url_title(&self) -> (String, String) {
+        self.tab_info(self.page().target_id().clone())
+            .await
+            .unwrap_or_default()
     }
 
     /// Evaluates `expr` in the page; a failure gets `code`. Gives up after [`EVAL_LIMIT`]: a
@@ -101,14 +179,20 @@ impl Session {
         expr: impl Into<chromiumoxide::js::Evaluation>,
         code: Code,
     ) -> Result<chromiumoxide::js::EvaluationResult> {
-        match tokio::time::timeout(EVAL_LIMIT, self.page.evaluate(expr)).await {
-            Err(_) => Err(AgentError::new(
-                Code::Timeout,
-                format!("the page did not answer in {} s", EVAL_LIMIT.as_secs()),
-            )),
-            Ok(Err(e)) => Err(AgentError::new(code, e.to_string())),
-            Ok(Ok(r)) => Ok(r),
-        }
+        let expr = expr.into();
+        let work = async {
+            tokio::time::timeout(EVAL_LIMIT, self.page().evaluate(expr))
+                .await
+                .map_err(|_| {
+                    AgentError::new(
+                        Code::Timeout,
+                        format!("the page did not answer in {} s", EVAL_LIMIT.as_secs()),
+                    )
+                })
+        };
+        self.guarded(work)
+            .await?
+            .map_err(|e| AgentError::new(code, e.to_string()))
     }
 
     /// Evaluates `expr`, which must return a JSON string, and returns that string.
@@ -137,9 +221,9 @@ impl Session {
     }
 
     pub(super) async fn url_title(&self) -> (String, String) {
-        let url = self.page.url().await.ok().flatten().unwrap_or_default();
+        let url = self.page().url().await.ok().flatten().unwrap_or_default();
         let title = self
-            .page
+            .page()
             .get_title()
             .await
             .ok()
