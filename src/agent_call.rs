@@ -47,11 +47,20 @@ pub enum Call {
         message: String,
         timeout_ms: Option<u64>,
     },
+    /// `dialog(accept, text?)`: answers the open dialog (`text` for a prompt).
+    Dialog { accept: bool, text: Option<String> },
+    /// `tabs()`: the session's tabs.
+    Tabs,
+    /// `tab(index)`: switches to a tab.
+    Tab { index: u64 },
+    /// `closeTab()`: closes the current tab.
+    CloseTab,
 }
 
 /// The methods of `agent`, as the error messages list them.
 pub const METHODS: &str = "agent.look(), agent.act(ref, op, value?), agent.go(url), \
-agent.wait(refOrJs), agent.eval(js), agent.handoff(message)";
+agent.wait(refOrJs), agent.eval(js), agent.handoff(message), agent.dialog(accept, text?), \
+agent.tabs(), agent.tab(index), agent.closeTab()";
 
 /// Deepest nesting of arrays and objects in the arguments: the JSON5 parser recurses, and no
 /// call needs more than two levels.
@@ -119,6 +128,31 @@ pub fn parse(payload: &str) -> Result<Call, String> {
                 timeout_ms,
             }
         }
+        "dialog" => {
+            let accept = match args.next() {
+                Some(Value::Bool(b)) => b,
+                other => {
+                    return Err(format!(
+                        "agent.dialog(…) needs accept (true or false) first, not {}",
+                        other.unwrap_or(Value::Null)
+                    ))
+                }
+            };
+            let text = match args.next() {
+                None => None,
+                Some(Value::String(s)) => Some(s),
+                Some(other) => return Err(format!("dialog: text must be a string, not {other}")),
+            };
+            Call::Dialog { accept, text }
+        }
+        "tabs" => Call::Tabs,
+        "tab" => Call::Tab {
+            index: args
+                .next()
+                .and_then(|v| v.as_u64())
+                .ok_or("agent.tab(…) needs the tab's index (a whole number)")?,
+        },
+        "closeTab" => Call::CloseTab,
         other => return Err(format!("agent has no method {other:?}; it has {METHODS}")),
     };
     args.end()?;
@@ -348,6 +382,23 @@ mod tests {
                     timeout_ms: Some(2000),
                 },
             ),
+            (
+                "agent.dialog(true, 'Grace')",
+                Call::Dialog {
+                    accept: true,
+                    text: Some("Grace".into()),
+                },
+            ),
+            (
+                "agent.dialog(false)",
+                Call::Dialog {
+                    accept: false,
+                    text: None,
+                },
+            ),
+            ("agent.tabs()", Call::Tabs),
+            ("agent.tab(1)", Call::Tab { index: 1 }),
+            ("agent.closeTab()", Call::CloseTab),
         ];
         for (payload, want) in cases {
             assert_eq!(parse(payload), Ok(want), "{payload}");
@@ -398,6 +449,10 @@ mod tests {
             "agent.handoff('x', {timeout: 'soon'})",
             "agent.eval('x' /* c */)",
             "agent.eval(undefined)",
+            "agent.dialog('yes')",
+            "agent.dialog(true, 5)",
+            "agent.tab('first')",
+            "agent.tabs(1)",
         ] {
             let err = parse(bad).expect_err(bad);
             assert!(!err.is_empty(), "{bad}");

@@ -321,6 +321,10 @@ struct BrowserArgs {
     /// How long a handoff waits for a person to press Resume, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 600)]
     handoff_timeout: u64,
+    /// Answer the page's dialogs (alert, confirm, prompt, beforeunload) at once instead of
+    /// leaving them for the `dialog` command; each one is still reported.
+    #[arg(long, value_name = "accept|dismiss", value_parser = ["accept", "dismiss"])]
+    dialogs: Option<String>,
 }
 
 impl BrowserArgs {
@@ -332,6 +336,11 @@ impl BrowserArgs {
             attach: self.attach.clone(),
             sidebar: self.sidebar,
             handoff_timeout: std::time::Duration::from_secs(self.handoff_timeout),
+            dialogs: match self.dialogs.as_deref() {
+                Some("accept") => agent_snapshot::live::DialogPolicy::Accept,
+                Some("dismiss") => agent_snapshot::live::DialogPolicy::Dismiss,
+                _ => agent_snapshot::live::DialogPolicy::Ask,
+            },
             ..Default::default()
         }
     }

@@ -1,0 +1,311 @@
+//! `act`: each operation as a person would do it (real mouse and key events through CDP,
+//! or the script's own action), then the wait for the page to settle.
+
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
+    InsertTextParams, MouseButton,
+};
+use serde_json::{json, Map, Value};
+
+use super::dialogs::Dialog;
+use super::protocol::{check_keys, opt_str};
+use super::refs::Target;
+use super::session::{PageState, Session};
+use super::{AgentError, Code, Result};
+use crate::js;
+
+impl Session {
+    pub(super) async fn act(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(
+            args,
+            &["ref", "op", "value", "values", "key", "direction", "amount"],
+        )?;
+        let op = opt_str(args, "op")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "\"op\" is required"))?
+            .to_string();
+        // Page-level operations need no ref.
+        let needs_ref = !matches!(op.as_str(), "press_key" | "scroll") || args.contains_key("ref");
+        let (target, before) = if needs_ref {
+            let (target, state) = self.live_ref(args).await?;
+            (Some(target), Some(state))
+        } else {
+            (None, self.state().await)
+        };
+        if let (true, Some(target)) = (self.options.sidebar, &target) {
+            // Outline the element and move the panel off it; the sidebar never fails an act.
+            let _ = self
+                .ui_call(&format!("touch({})", js::js_literal(&target.page)))
+                .await;
+        }
+        match self.perform(&op, target.as_ref(), args).await {
+            // The action opened a dialog: answer now (a click's input event stays blocked
+            // until the dialog closes).
+            Err(e) if e.code == Code::DialogOpen => {
+                if let Some(dialog) = self.open_dialog() {
+                    self.tab_mut().before_dialog = before;
+                    return Ok(self.dialog_result(&dialog).await);
+                }
+                return Err(e);
+            }
+            done => done?,
+        }
+        self.after_action(before.as_ref()).await
+    }
+
+    /// After an action (or a dialog's answer): waits for the page to settle and answers
+    /// `{changed, navigated, url, title}`, with `dialog` when the page opened one meanwhile,
+    /// and `tab` when it opened a tab (which is then the current one).
+    pub(super) async fn after_action(&mut self, before: Option<&PageState>) -> Result<Value> {
+        let settled = self.settle(before).await;
+        if settled.navigated {
+            // Even a page restored from the back/forward cache is another visit: look again.
+            self.look_token = None;
+        }
+        if let Some(dialog) = settled.dialog {
+            self.tab_mut().before_dialog = before.cloned();
+            return Ok(self.dialog_result(&dialog).await);
+        }
+        let tab = self.adopt_opened_tabs().await;
+        let (url, title) = self.url_title().await;
+        let mut done = json!({
+            "changed": settled.changed || tab.is_some(),
+            "navigated": settled.navigated,
+            "url": url,
+            "title": title,
+        });
+        if let Some(tab) = tab {
+            done["tab"] = tab;
+        }
+        Ok(done)
+    }
+
+    pub(super) async fn perform(
+        &self,
+        op: &str,
+        target: Option<&Target>,
+        args: &Map<String, Value>,
+    ) -> Result<()> {
+        // Only press_key and scroll come without a ref, and they look at `target` first.
+        let none = Target::default();
+        let ref_ = target.unwrap_or(&none);
+        match op {
+            "click" => self.click(ref_).await,
+            "fill" => {
+                let value = opt_str(args, "value")?
+                    .ok_or_else(|| AgentError::new(Code::InvalidArgs, "fill needs \"value\""))?;
+                self.script_action(ref_, "fill", json!({ "value": value }))
+                    .await
+            }
+            "select" => {
+                let values = match (args.get("values"), args.get("value")) {
+                    (Some(Value::Array(v)), _) => Value::Array(v.clone()),
+                    (_, Some(Value::String(s))) => json!([s]),
+                    _ => {
+                        return Err(AgentError::new(
+                            Code::InvalidArgs,
+                            "select needs \"value\" (a string) or \"values\" (strings)",
+                        ))
+                    }
+                };
+                self.script_action(ref_, "select", json!({ "values": values }))
+                    .await
+            }
+            "check" | "uncheck" | "hover" | "focus" | "clear" => {
+                self.script_action(ref_, op, json!({})).await
+            }
+            "scroll" if target.is_some() => {
+                self.script_action(ref_, "scroll_into_view", json!({}))
+                    .await
+            }
+            "scroll" => {
+                let direction = opt_str(args, "direction")?
+                    .unwrap_or("down")
+                    .parse::<js::Direction>()
+                    .map_err(|e| AgentError::new(Code::InvalidArgs, e.to_string()))?;
+                let amount = args.get("amount").and_then(Value::as_i64).unwrap_or(600);
+                self.script_eval(&js::scroll_js(direction, amount))
+                    .await
+                    .map(drop)
+            }
+            "type" => {
+                let text = opt_str(args, "value")?
+                    .ok_or_else(|| AgentError::new(Code::InvalidArgs, "type needs \"value\""))?;
+                self.script_action(ref_, "focus", json!({})).await?;
+                self.input(Ok(InsertTextParams::new(text))).await
+            }
+            "press_key" => {
+                if target.is_some() {
+                    self.script_action(ref_, "focus", json!({})).await?;
+                }
+                let key = opt_str(args, "key")?
+                    .or(opt_str(args, "value")?)
+                    .ok_or_else(|| AgentError::new(Code::InvalidArgs, "press_key needs \"key\""))?;
+                self.press_key(key).await
+            }
+            other => Err(AgentError::new(
+                Code::InvalidArgs,
+                format!(
+                    "unknown op {other:?}: click, fill, type, select, check, uncheck, hover, \
+                     focus, clear, press_key or scroll"
+                ),
+            )),
+        }
+    }
+
+    /// A real mouse click at the element's centre; the script's click when it has no box.
+    pub(super) async fn click(&self, ref_: &Target) -> Result<()> {
+        let json = self.eval_json(&js::center_js(&ref_.page)).await?;
+        let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        match center.get("error").and_then(Value::as_str) {
+            Some("ref_not_found") => return Err(AgentError::stale(&ref_.public)),
+            Some("disabled") => {
+                return Err(AgentError::new(
+                    Code::ActionFailed,
+                    format!("{} is disabled", ref_.public),
+                ))
+            }
+            Some(_) => return self.script_action(ref_, "click", json!({})).await,
+            None => {}
+        }
+        let (Some(x), Some(y)) = (center["x"].as_f64(), center["y"].as_f64()) else {
+            return self.script_action(ref_, "click", json!({})).await;
+        };
+        for kind in [
+            DispatchMouseEventType::MouseMoved,
+            DispatchMouseEventType::MousePressed,
+            DispatchMouseEventType::MouseReleased,
+        ] {
+            let mut event = DispatchMouseEventParams::builder()
+                .r#type(kind.clone())
+                .x(x)
+                .y(y);
+            if kind != DispatchMouseEventType::MouseMoved {
+                event = event.button(MouseButton::Left).click_count(1);
+            }
+            self.input(event.build()).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends one built CDP input event.
+    pub(super) async fn input<T: chromiumoxide::types::Command>(
+        &self,
+        event: std::result::Result<T, String>,
+    ) -> Result<()> {
+        let event = event.map_err(|e| AgentError::new(Code::ActionFailed, e))?;
+        self.page()
+            .execute(event)
+            .await
+            .map(drop)
+            .map_err(|e| AgentError::new(Code::ActionFailed, format!("input event failed: {e}")))
+    }
+
+    pub(super) async fn press_key(&self, key: &str) -> Result<()> {
+        let Some(def) = chromiumoxide::keys::get_key_definition(key) else {
+            // Not a named key: type it as text.
+            return self.input(Ok(InsertTextParams::new(key))).await;
+        };
+        // As Puppeteer does: a key with text is a keyDown carrying it, others a rawKeyDown.
+        let text = def
+            .text
+            .or((def.key.chars().count() == 1).then_some(def.key));
+        let down = if text.is_some() {
+            DispatchKeyEventType::KeyDown
+        } else {
+            DispatchKeyEventType::RawKeyDown
+        };
+        for kind in [down, DispatchKeyEventType::KeyUp] {
+            let mut event = DispatchKeyEventParams::builder()
+                .r#type(kind.clone())
+                .key(def.key)
+                .code(def.code)
+                .windows_virtual_key_code(def.key_code)
+                .native_virtual_key_code(def.key_code);
+            if let (Some(text), false) = (text, kind == DispatchKeyEventType::KeyUp) {
+                event = event.text(text);
+            }
+            self.input(event.build()).await?;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn script_action(
+        &self,
+        ref_: &Target,
+        action: &str,
+        params: Value,
+    ) -> Result<()> {
+        let json = self
+            .script_eval(&js::action_js(&ref_.page, action, &params))
+            .await?;
+        let result = js::parse_action_result(&json)
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        if result.success {
+            return Ok(());
+        }
+        let error = result.error.unwrap_or_default();
+        Err(match error.as_str() {
+            "ref_not_found" | "not_injected" => AgentError::stale(&ref_.public),
+            _ => AgentError::new(
+                Code::ActionFailed,
+                format!("{action} on {} failed: {error}", ref_.public),
+            ),
+        })
+    }
+
+    /// Waits after an action: for the load when it navigated, otherwise until the DOM has
+    /// been quiet for [`LaunchOptions::quiet`]; never longer than the cap.
+    pub(super) async fn settle(&self, before: Option<&PageState>) -> Settled {
+        let start = Instant::now();
+        let mut navigated = false;
+        let mut changed = false;
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let state = self.state().await;
+            if let Some(dialog) = self.open_dialog() {
+                return Settled {
+                    changed: true,
+                    navigated,
+                    dialog: Some(dialog),
+                };
+            }
+            match (&state, before) {
+                // The context is being replaced: a navigation is under way.
+                (None, _) => navigated = true,
+                (Some(now), Some(b)) => {
+                    if now.token != b.token || now.url != b.url {
+                        navigated = true;
+                    }
+                    if now.mutations != b.mutations {
+                        changed = true;
+                    }
+                }
+                (Some(_), None) => {}
+            }
+            if let Some(now) = &state {
+                let loaded = now.ready == "complete";
+                let quiet = now.quiet_ms >= self.options.quiet.as_millis() as f64;
+                if loaded && quiet && start.elapsed() >= Duration::from_millis(100) {
+                    break;
+                }
+            }
+            if start.elapsed() >= self.options.settle_cap {
+                break;
+            }
+        }
+        Settled {
+            changed: changed || navigated,
+            navigated,
+            dialog: None,
+        }
+    }
+}
+
+pub(super) struct Settled {
+    pub(super) changed: bool,
+    pub(super) navigated: bool,
+    /// A dialog the page opened meanwhile (it blocks the page: the wait ends there).
+    pub(super) dialog: Option<Dialog>,
+}

@@ -1,0 +1,316 @@
+//! The commands besides `act`: `look`, `go`, `back`, `wait`, `query`, `eval`,
+//! `screenshot`, and the table of operations each role allows.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
+use chromiumoxide::page::ScreenshotParams;
+use serde_json::{json, Map, Value};
+
+use super::protocol::{check_keys, opt_bool, opt_str, COMMANDS};
+use super::session::Session;
+use super::{AgentError, Code, Result};
+use crate::js;
+use crate::render::render;
+use crate::tools;
+use crate::{Format, RenderOptions};
+
+/// Operations each role allows, as `look` reports them. Roles not listed allow `click` (a
+/// ref on them came from `onclick`, `tabindex` or `cursor:pointer`).
+pub(super) fn actions_for(role: &str) -> &'static [&'static str] {
+    match role {
+        "button" | "link" | "menuitem" | "tab" | "treeitem" | "option" | "switch" => {
+            &["click", "hover", "focus"]
+        }
+        "textbox" | "searchbox" => &["fill", "clear", "focus", "press_key"],
+        "checkbox" | "menuitemcheckbox" => &["click", "check", "uncheck", "focus"],
+        "radio" | "menuitemradio" => &["click", "check", "focus"],
+        "combobox" | "listbox" => &["select", "click", "focus"],
+        "slider" | "spinbutton" => &["fill", "focus", "press_key"],
+        _ => &["click", "hover", "scroll"],
+    }
+}
+
+impl Session {
+    /// Runs one command with its arguments (the request object; `id` and `command` are
+    /// ignored).
+    ///
+    /// While a dialog is open on the page every command but `dialog` is `DIALOG_OPEN`;
+    /// dialogs the `--dialogs` policy answered meanwhile are reported in the answer
+    /// (`dialogs`).
+    pub async fn run(&mut self, command: &str, args: &Map<String, Value>) -> Result<Value> {
+        if command != "dialog" {
+            self.dialog_gate()?;
+        }
+        let done = self.dispatch(command, args).await;
+        self.with_reported(done)
+    }
+
+    async fn dispatch(&mut self, command: &str, args: &Map<String, Value>) -> Result<Value> {
+        match command {
+            "dialog" => self.dialog(args).await,
+            "tabs" => self.tabs(args).await,
+            "tab" => self.switch_tab(args).await,
+            "close_tab" => self.close_tab(args).await,
+            "look" => self.look(args).await,
+            "act" => self.act(args).await,
+            "go" => self.go(args).await,
+            "back" => self.back().await,
+            "wait" => self.wait(args).await,
+            "query" => self.query(args).await,
+            "eval" => self.eval(args).await,
+            "screenshot" => self.screenshot(args).await,
+            "handoff" => self.handoff(args).await,
+            other => Err(AgentError::new(
+                Code::NotFound,
+                format!("unknown command {other:?}: use {}", COMMANDS.join(", ")),
+            )),
+        }
+    }
+
+    pub(super) async fn look(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(
+            args,
+            &[
+                "scope",
+                "format",
+                "interactive_only",
+                "viewport_only",
+                "max_chars",
+                "max_nodes",
+                "max_depth",
+                "max_siblings",
+            ],
+        )?;
+        let mut render_options = tools::budgets_from_args(args, RenderOptions::default())
+            .map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        if let Some(format) = opt_str(args, "format")? {
+            render_options.format = Format::parse(format).ok_or_else(|| {
+                AgentError::new(
+                    Code::InvalidArgs,
+                    format!("format {format:?}: use text, list or json"),
+                )
+            })?;
+        }
+        let tree = self
+            .look_tree(
+                opt_str(args, "scope")?.map(str::to_string),
+                opt_bool(args, "interactive_only")?.unwrap_or(false),
+                opt_bool(args, "viewport_only")?.unwrap_or(false),
+            )
+            .await?;
+        let snap = render(&tree, &render_options);
+        // The payload lists the refs the text shows; those the budget left out can be acted
+        // on too.
+        let mut refs = Map::new();
+        let mut actions = Map::new();
+        for node in snap.refs.iter() {
+            let role = node.role.as_deref().unwrap_or_default();
+            actions.insert(node.ref_.clone(), json!(actions_for(role)));
+            refs.insert(node.ref_.clone(), json!({"role": role, "name": node.name}));
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({
+            "url": url,
+            "title": title,
+            "snapshot": snap.text,
+            "refs": refs,
+            "actions": actions,
+        }))
+    }
+
+    pub(super) async fn go(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["url"])?;
+        let url = opt_str(args, "url")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "go needs \"url\""))?;
+        let nav = async {
+            match tokio::time::timeout(Duration::from_secs(30), self.page().goto(url)).await {
+                Err(_) => Err(AgentError::new(
+                    Code::Timeout,
+                    format!("{url} did not load in 30 s"),
+                )),
+                Ok(Err(e)) => Err(AgentError::new(
+                    Code::NavigationFailed,
+                    format!("cannot load {url}: {e}"),
+                )),
+                Ok(Ok(_)) => Ok(()),
+            }
+        };
+        let loaded = self.guarded(nav).await;
+        self.look_token = None;
+        if let Some(dialog) = self.open_dialog() {
+            // The page opened a dialog as it loaded (or before it unloaded).
+            return Ok(self.dialog_result(&dialog).await);
+        }
+        loaded?;
+        let mut done = self.after_action(None).await?;
+        if let Some(map) = done.as_object_mut() {
+            map.remove("changed");
+            map.insert("navigated".into(), Value::Bool(true));
+        }
+        Ok(done)
+    }
+
+    pub(super) async fn back(&mut self) -> Result<Value> {
+        let before = self.state().await;
+        match self
+            .evaluate("history.back()", Code::NavigationFailed)
+            .await
+        {
+            Err(e) if e.code == Code::DialogOpen => {}
+            done => drop(done?),
+        }
+        let mut done = self.after_action(before.as_ref()).await?;
+        if let Some(map) = done.as_object_mut() {
+            map.remove("changed");
+        }
+        Ok(done)
+    }
+
+    pub(super) async fn wait(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["ref", "text", "js", "timeout_ms", "time_ms"])?;
+        if let Some(ms) = args.get("time_ms").filter(|v| !v.is_null()) {
+            if ["ref", "text", "js"].iter().any(|k| args.contains_key(*k)) {
+                return Err(AgentError::new(
+                    Code::InvalidArgs,
+                    "wait takes \"time_ms\" alone, or one of \"ref\", \"text\" and \"js\"",
+                ));
+            }
+            let ms = ms.as_u64().filter(|ms| *ms <= 120_000).ok_or_else(|| {
+                AgentError::new(Code::InvalidArgs, "time_ms is 0 to 120000 milliseconds")
+            })?;
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            return Ok(json!({ "waited_ms": ms }));
+        }
+        let timeout = Duration::from_millis(
+            args.get("timeout_ms")
+                .and_then(Value::as_u64)
+                .unwrap_or(5_000)
+                .min(120_000),
+        );
+        let condition = match (
+            opt_str(args, "ref")?,
+            opt_str(args, "text")?,
+            opt_str(args, "js")?,
+        ) {
+            (Some(r), None, None) => js::ref_exists_js(&self.resolve(r)?.page),
+            (None, Some(t), None) => format!(
+                "!!document.body && document.body.innerText.includes({})",
+                js::js_literal(t)
+            ),
+            (None, None, Some(code)) => format!("!!({code})"),
+            _ => {
+                return Err(AgentError::new(
+                    Code::InvalidArgs,
+                    "wait needs exactly one of \"ref\", \"text\" and \"js\"",
+                ))
+            }
+        };
+        let start = Instant::now();
+        loop {
+            // Each poll within what is left, so a stuck page still ends in TIMEOUT.
+            let left = timeout
+                .saturating_sub(start.elapsed())
+                .max(Duration::from_millis(100));
+            let poll = async {
+                Ok(tokio::time::timeout(left, self.page().evaluate(condition.as_str())).await)
+            };
+            let ok = self
+                .guarded(poll)
+                .await?
+                .ok()
+                .and_then(|r| r.ok())
+                .and_then(|r| r.into_value::<bool>().ok())
+                .unwrap_or(false);
+            if ok {
+                return Ok(json!({"waited_ms": start.elapsed().as_millis() as u64}));
+            }
+            if start.elapsed() >= timeout {
+                return Err(AgentError::new(
+                    Code::Timeout,
+                    format!(
+                        "the condition was still false after {} ms",
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub(super) async fn query(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["ref", "kind", "limit"])?;
+        let (target, _) = self.live_ref(args).await?;
+        let kind = opt_str(args, "kind")?.unwrap_or("text");
+        if !matches!(
+            kind,
+            "text" | "html" | "value" | "attrs" | "computed_styles"
+        ) {
+            return Err(AgentError::new(
+                Code::InvalidArgs,
+                format!("kind {kind:?}: use text, html, value, attrs or computed_styles"),
+            ));
+        }
+        let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(4_000) as usize;
+        let json = self
+            .script_eval(&js::query_js(&target.page, kind, limit))
+            .await?;
+        let ref_ = target.public;
+        let result = js::parse_query_result(&json)
+            .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
+        match result.error.as_deref() {
+            Some("ref_not_found") | Some("not_injected") => Err(AgentError::stale(&ref_)),
+            Some(e) => Err(AgentError::new(Code::ActionFailed, e.to_string())),
+            None => Ok(json!({"ref": ref_, "kind": kind, "value": result.value,
+                              "truncated": result.truncated})),
+        }
+    }
+
+    pub(super) async fn eval(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["js"])?;
+        let code = opt_str(args, "js")?
+            .ok_or_else(|| AgentError::new(Code::InvalidArgs, "eval needs \"js\""))?;
+        let r = self.evaluate(code, Code::EvalFailed).await?;
+        Ok(json!({"value": r.value().cloned().unwrap_or(Value::Null)}))
+    }
+
+    pub(super) async fn screenshot(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["path"])?;
+        let params = ScreenshotParams::builder()
+            .format(CaptureScreenshotFormat::Png)
+            .build();
+        let png =
+            self.page().screenshot(params).await.map_err(|e| {
+                AgentError::new(Code::ActionFailed, format!("screenshot failed: {e}"))
+            })?;
+        match opt_str(args, "path")? {
+            Some(path) => {
+                crate::atomic::write_with(Path::new(path), |file| {
+                    std::io::Write::write_all(file, &png)
+                })
+                .map_err(|e| AgentError::new(Code::ActionFailed, format!("{path}: {e}")))?;
+                Ok(json!({"path": path, "bytes": png.len()}))
+            }
+            None => Ok(json!({
+                "format": "png",
+                "base64": base64::engine::general_purpose::STANDARD.encode(&png),
+            })),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_interactive_role_has_actions() {
+        assert_eq!(actions_for("button"), ["click", "hover", "focus"]);
+        assert!(actions_for("textbox").contains(&"fill"));
+        assert!(actions_for("checkbox").contains(&"uncheck"));
+        assert!(actions_for("combobox").contains(&"select"));
+        assert_eq!(actions_for("generic"), ["click", "hover", "scroll"]);
+    }
+}

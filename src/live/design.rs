@@ -1,0 +1,158 @@
+//! The design's wire format (`{"command": "eval", "payload": "agent.look()"}`): each call
+//! parsed by [`crate::agent_call`] runs as the protocol's command and answers with the
+//! design's payloads.
+
+use serde_json::{json, Map, Value};
+
+use super::commands::actions_for;
+use super::session::Session;
+use super::{AgentError, Code, Result};
+use crate::agent_call::{self, Call};
+use crate::aria::roles::{category, Category};
+use crate::Ref;
+
+impl Session {
+    /// Runs one call of the design's format (`agent.look()`, `agent.act('e1', 'click')`…) and
+    /// answers with the design's payloads: `look` `{url, title, tree, actions}`, `act`
+    /// `{changed}`, `go` `{url, title}`, `wait` `{elapsed}`, `eval` `{value}`, `handoff`
+    /// `{resumed, elapsed}`.
+    ///
+    /// Dialogs and tabs as in the protocol: while a dialog is open every call but
+    /// `agent.dialog` is `DIALOG_OPEN`; an `act` that opened a dialog or a tab says so
+    /// (`dialog`, `tab`), and dialogs answered by the `--dialogs` policy are listed
+    /// (`dialogs`).
+    pub async fn eval_call(&mut self, payload: &str) -> Result<Value> {
+        let call = agent_call::parse(payload).map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
+        if !matches!(call, Call::Dialog { .. }) {
+            self.dialog_gate()?;
+        }
+        let done = self.design_call(call).await;
+        self.with_reported(done)
+    }
+
+    async fn design_call(&mut self, call: Call) -> Result<Value> {
+        let mut args = Map::new();
+        match call {
+            Call::Look { scope, viewport } => self.design_look(scope, viewport).await,
+            Call::Act { ref_, op, value } => {
+                // The design's `input` is this protocol's `fill`; select takes one value or
+                // several.
+                let op = if op == "input" {
+                    "fill".to_string()
+                } else {
+                    op
+                };
+                args.insert("ref".into(), Value::from(ref_));
+                match (op.as_str(), value) {
+                    (_, None) => {}
+                    ("select", Some(Value::Array(values))) => {
+                        args.insert("values".into(), Value::Array(values));
+                    }
+                    ("press_key", Some(key)) => {
+                        args.insert("key".into(), key);
+                    }
+                    (_, Some(value)) => {
+                        args.insert("value".into(), value);
+                    }
+                }
+                args.insert("op".into(), Value::from(op));
+                let done = self.act(&args).await?;
+                let mut out = json!({"changed": done["changed"]});
+                for key in ["dialog", "tab"] {
+                    if let Some(v) = done.get(key) {
+                        out[key] = v.clone();
+                    }
+                }
+                Ok(out)
+            }
+            Call::Go { url } => {
+                args.insert("url".into(), Value::from(url));
+                let done = self.go(&args).await?;
+                Ok(json!({"url": done["url"], "title": done["title"]}))
+            }
+            Call::Wait {
+                condition,
+                timeout_ms,
+            } => {
+                let key = if Ref::parse(&condition).is_some() {
+                    "ref"
+                } else {
+                    "js"
+                };
+                args.insert(key.into(), Value::from(condition));
+                if let Some(ms) = timeout_ms {
+                    args.insert("timeout_ms".into(), Value::from(ms));
+                }
+                let done = self.wait(&args).await?;
+                Ok(json!({"elapsed": done["waited_ms"]}))
+            }
+            Call::Eval { js } => {
+                args.insert("js".into(), Value::from(js));
+                self.eval(&args).await
+            }
+            Call::Handoff {
+                message,
+                timeout_ms,
+            } => {
+                args.insert("message".into(), Value::from(message));
+                if let Some(ms) = timeout_ms {
+                    args.insert("timeout_ms".into(), Value::from(ms));
+                }
+                self.handoff(&args).await
+            }
+            Call::Dialog { accept, text } => {
+                args.insert("accept".into(), Value::Bool(accept));
+                if let Some(text) = text {
+                    args.insert("text".into(), Value::from(text));
+                }
+                self.dialog(&args).await
+            }
+            Call::Tabs => self.tabs(&args).await,
+            Call::Tab { index } => {
+                args.insert("index".into(), Value::from(index));
+                self.switch_tab(&args).await
+            }
+            Call::CloseTab => self.close_tab(&args).await,
+        }
+    }
+
+    /// The design's `look()`: `tree` is one `role:name[ref]` string per element a person can
+    /// operate, in document order; `actions` names each one's operations as the design does.
+    pub(super) async fn design_look(
+        &mut self,
+        scope: Option<String>,
+        viewport: bool,
+    ) -> Result<Value> {
+        let tree = self.look_tree(scope, true, viewport).await?;
+        let mut lines = Vec::new();
+        let mut actions = Map::new();
+        let mut stack = vec![&tree.tree];
+        while let Some(node) = stack.pop() {
+            stack.extend(node.children.iter().rev());
+            let (Some(r), Some(role)) = (node.ref_, node.role.as_deref()) else {
+                continue;
+            };
+            if !node.cursor_interactive && category(role) != Category::Interactive {
+                continue;
+            }
+            let name = node.name.as_deref().unwrap_or_default();
+            lines.push(Value::from(format!("{role}:{name}[{r}]")));
+            actions.insert(r.to_string(), json!(design_actions(role)));
+        }
+        let (url, title) = self.url_title().await;
+        Ok(json!({"url": url, "title": title, "tree": lines, "actions": actions}))
+    }
+}
+
+/// The design's names for the operations of a role: `input` for `fill`; operations the
+/// design has no name for are left out (the protocol's `act` still takes them).
+fn design_actions(role: &str) -> Vec<&'static str> {
+    actions_for(role)
+        .iter()
+        .filter_map(|op| match *op {
+            "fill" => Some("input"),
+            "clear" | "focus" | "click" | "check" | "uncheck" | "select" => Some(*op),
+            _ => None,
+        })
+        .collect()
+}
