@@ -294,7 +294,7 @@ pub fn ref_exists_js(ref_: &str) -> String {
 
 /// The element the last snapshot gave `ref_`, or null: the script's `find`, which also
 /// reaches into shadow roots and same-origin frames (a selector would not).
-fn ref_element_js(ref_: &str) -> String {
+pub fn ref_element_js(ref_: &str) -> String {
     format!(
         "(window.__agentBrowser && window.__agentBrowser.find({}) || null)",
         js_literal(ref_)

@@ -78,11 +78,19 @@ const OPENER: &str = r#"<!doctype html><title>Opener</title>
 <a href="/welcome.html?email=tab" target="_blank">Open welcome</a>
 <button onclick="window.open('/form.html')">Open form</button>"#;
 
+/// A file input that lists the chosen files, and a button that counts double clicks.
+const FILES: &str = r#"<!doctype html><title>Files</title>
+<label>Attachment <input type="file" multiple
+  onchange="out.textContent = [...this.files].map(f => f.name + ':' + f.size).join(',')"></label>
+<button ondblclick="this.textContent = 'Opened twice'">Open</button>
+<p id="out">no file</p>"#;
+
 fn fixtures() -> String {
     let mut pages = HashMap::new();
     pages.insert("/dialogs.html", DIALOGS.to_string());
     pages.insert("/loop.html", LOOP.to_string());
     pages.insert("/opener.html", OPENER.to_string());
+    pages.insert("/files.html", FILES.to_string());
     pages.insert("/login.html", LOGIN.to_string());
     pages.insert("/welcome.html", WELCOME.to_string());
     pages.insert("/form.html", FORM.to_string());
@@ -857,6 +865,52 @@ fn new_tabs_are_followed_listed_switched_and_closed() {
     let closed = a.ok("close_tab", json!({}));
     assert_eq!(closed["title"], "Opener", "{closed}");
     assert_eq!(a.err("tab", json!({"index": 7})).0, "INVALID_ARGS");
+    a.finish();
+}
+
+/// `upload` sets a file input's files (the page's change handler sees them); a missing file
+/// is INVALID_ARGS; `dblclick` fires the page's dblclick.
+#[test]
+fn upload_and_double_click_change_the_page() {
+    let Some(mut a) = Agent::start() else { return };
+    let base = fixtures();
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("a.pdf");
+    std::fs::write(&file, b"%PDF-1.4 hello").expect("file");
+    a.ok("go", json!({"url": format!("{base}/files.html")}));
+    let look = a.ok("look", json!({}));
+    let input = ref_of(&look, "button", "Attachment");
+    let (code, message) = a.err(
+        "act",
+        json!({"ref": input, "op": "upload", "files": ["/no/such/file.pdf"]}),
+    );
+    assert_eq!(code, "INVALID_ARGS");
+    assert!(message.contains("/no/such/file.pdf"), "{message}");
+    let done = a.ok(
+        "act",
+        json!({"ref": input, "op": "upload", "files": [file.to_string_lossy()]}),
+    );
+    assert_eq!(done["changed"], true, "{done}");
+    assert_eq!(
+        a.ok("eval", json!({"js": "out.textContent"}))["value"],
+        "a.pdf:14"
+    );
+    let open = ref_of(&look, "button", "Open");
+    let (code, _) = a.err(
+        "act",
+        json!({"ref": open, "op": "upload", "files": [file.to_string_lossy()]}),
+    );
+    assert_eq!(code, "ACTION_FAILED", "not a file input");
+    a.ok("act", json!({"ref": open, "op": "dblclick"}));
+    let look = a.ok("look", json!({}));
+    assert!(
+        look["snapshot"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Opened twice"),
+        "{}",
+        look["snapshot"]
+    );
     a.finish();
 }
 

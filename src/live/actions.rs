@@ -3,10 +3,12 @@
 
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     InsertTextParams, MouseButton,
 };
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use serde_json::{json, Map, Value};
 
 use super::dialogs::Dialog;
@@ -20,7 +22,16 @@ impl Session {
     pub(super) async fn act(&mut self, args: &Map<String, Value>) -> Result<Value> {
         check_keys(
             args,
-            &["ref", "op", "value", "values", "key", "direction", "amount"],
+            &[
+                "ref",
+                "op",
+                "value",
+                "values",
+                "key",
+                "direction",
+                "amount",
+                "files",
+            ],
         )?;
         let op = opt_str(args, "op")?
             .ok_or_else(|| AgentError::new(Code::InvalidArgs, "\"op\" is required"))?
@@ -91,7 +102,9 @@ impl Session {
         let none = Target::default();
         let ref_ = target.unwrap_or(&none);
         match op {
-            "click" => self.click(ref_).await,
+            "click" => self.click(ref_, 1).await,
+            "dblclick" => self.click(ref_, 2).await,
+            "upload" => self.upload(ref_, args).await,
             "fill" => {
                 let value = opt_str(args, "value")?
                     .ok_or_else(|| AgentError::new(Code::InvalidArgs, "fill needs \"value\""))?;
@@ -147,15 +160,17 @@ impl Session {
             other => Err(AgentError::new(
                 Code::InvalidArgs,
                 format!(
-                    "unknown op {other:?}: click, fill, type, select, check, uncheck, hover, \
-                     focus, clear, press_key or scroll"
+                    "unknown op {other:?}: click, dblclick, fill, type, select, check, \
+                     uncheck, hover, focus, clear, press_key, scroll or upload"
                 ),
             )),
         }
     }
 
-    /// A real mouse click at the element's centre; the script's click when it has no box.
-    pub(super) async fn click(&self, ref_: &Target) -> Result<()> {
+    /// A real mouse click at the element's centre (`clicks` 2: a double click, which the page
+    /// sees as two clicks and a `dblclick`, as from a person); the script's click when it has
+    /// no box.
+    pub(super) async fn click(&self, ref_: &Target, clicks: i64) -> Result<()> {
         let json = self.eval_json(&js::center_js(&ref_.page)).await?;
         let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
         match center.get("error").and_then(Value::as_str) {
@@ -172,21 +187,85 @@ impl Session {
         let (Some(x), Some(y)) = (center["x"].as_f64(), center["y"].as_f64()) else {
             return self.script_action(ref_, "click", json!({})).await;
         };
-        for kind in [
-            DispatchMouseEventType::MouseMoved,
-            DispatchMouseEventType::MousePressed,
-            DispatchMouseEventType::MouseReleased,
-        ] {
-            let mut event = DispatchMouseEventParams::builder()
-                .r#type(kind.clone())
+        self.input(
+            DispatchMouseEventParams::builder()
+                .r#type(DispatchMouseEventType::MouseMoved)
                 .x(x)
-                .y(y);
-            if kind != DispatchMouseEventType::MouseMoved {
-                event = event.button(MouseButton::Left).click_count(1);
+                .y(y)
+                .build(),
+        )
+        .await?;
+        // Each press and release says which click of the run it is (`detail`).
+        for count in 1..=clicks {
+            for kind in [
+                DispatchMouseEventType::MousePressed,
+                DispatchMouseEventType::MouseReleased,
+            ] {
+                let event = DispatchMouseEventParams::builder()
+                    .r#type(kind)
+                    .x(x)
+                    .y(y)
+                    .button(MouseButton::Left)
+                    .click_count(count);
+                self.input(event.build()).await?;
             }
-            self.input(event.build()).await?;
         }
         Ok(())
+    }
+
+    /// `upload`: sets the file input's files through CDP `DOM.setFileInputFiles`
+    /// ([spec](https://chromedevtools.github.io/devtools-protocol/tot/DOM/#method-setFileInputFiles)),
+    /// which fires `input` and `change` as a person's choice does. Every file must exist.
+    async fn upload(&self, ref_: &Target, args: &Map<String, Value>) -> Result<()> {
+        let files = match args.get("files") {
+            Some(Value::Array(files)) if !files.is_empty() => files,
+            _ => {
+                return Err(AgentError::new(
+                    Code::InvalidArgs,
+                    "upload needs \"files\": an array of file paths",
+                ))
+            }
+        };
+        let mut paths = Vec::new();
+        for file in files {
+            let path = file.as_str().ok_or_else(|| {
+                AgentError::new(Code::InvalidArgs, "each of \"files\" is a path (a string)")
+            })?;
+            let full = std::fs::canonicalize(path)
+                .ok()
+                .filter(|p| p.is_file())
+                .ok_or_else(|| AgentError::new(Code::InvalidArgs, format!("no file at {path}")))?;
+            paths.push(full.to_string_lossy().into_owned());
+        }
+        // The element itself (a remote object), only when it is a file input.
+        let expr = format!(
+            "(el => el && el.localName === 'input' && el.type === 'file' ? el : null)({})",
+            js::ref_element_js(&ref_.page)
+        );
+        let found = self
+            .guarded(async {
+                self.page()
+                    .execute(EvaluateParams::new(expr))
+                    .await
+                    .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))
+            })
+            .await?;
+        let object = found.result.result.object_id.clone().ok_or_else(|| {
+            AgentError::new(
+                Code::ActionFailed,
+                format!("{} is not a file input (or left the page)", ref_.public),
+            )
+        })?;
+        let mut set = SetFileInputFilesParams::new(paths);
+        set.object_id = Some(object);
+        self.guarded(async {
+            self.page()
+                .execute(set)
+                .await
+                .map(drop)
+                .map_err(|e| AgentError::new(Code::ActionFailed, format!("upload failed: {e}")))
+        })
+        .await
     }
 
     /// Sends one built CDP input event.
