@@ -702,7 +702,6 @@ fn no_chromium_outlives_a_killed_agent() {
 /// A `confirm()` in a click handler: the act answers at once with the dialog, every other
 /// command is DIALOG_OPEN until `dialog` answers it, and the session goes on.
 #[test]
-#[ignore = "the dialog event reaches the session only when the browser closes (chromiumoxide 0.9 delivery, under investigation): the act times out after 30 s"]
 fn dialogs_are_reported_at_once_answered_and_the_session_goes_on() {
     let Some(mut a) = Agent::start() else { return };
     let base = fixtures();
@@ -776,7 +775,6 @@ fn dialogs_are_reported_at_once_answered_and_the_session_goes_on() {
 /// `--dialogs accept`: each dialog is answered at once and reported; a page that opens
 /// dialogs and tabs in a loop neither hangs the agent nor leaves Chromium behind.
 #[test]
-#[ignore = "the dialog event reaches the session only when the browser closes (chromiumoxide 0.9 delivery, under investigation): the act times out after 30 s"]
 fn dialogs_accepted_unattended_and_a_dialog_and_tab_loop_ends_clean() {
     let Some(mut a) = Agent::start_with(&["--headless", "--dialogs", "accept"]) else {
         return;

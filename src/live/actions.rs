@@ -274,11 +274,13 @@ impl Session {
         event: std::result::Result<T, String>,
     ) -> Result<()> {
         let event = event.map_err(|e| AgentError::new(Code::ActionFailed, e))?;
-        self.page()
-            .execute(event)
-            .await
-            .map(drop)
-            .map_err(|e| AgentError::new(Code::ActionFailed, format!("input event failed: {e}")))
+        // Raced against dialogs: a click whose handler opens one waits until it closes.
+        self.guarded(async {
+            self.page().execute(event).await.map(drop).map_err(|e| {
+                AgentError::new(Code::ActionFailed, format!("input event failed: {e}"))
+            })
+        })
+        .await
     }
 
     pub(super) async fn press_key(&self, key: &str) -> Result<()> {

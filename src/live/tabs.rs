@@ -24,6 +24,9 @@ use super::{AgentError, Code, Result};
 /// How long a new tab may take to be attached before the session gives up on it.
 const ATTACH_LIMIT: Duration = Duration::from_secs(5);
 
+/// The most tabs one call adopts.
+const ADOPT_LIMIT: usize = 8;
+
 /// Pages created in the browser since the session last looked.
 pub(super) struct TabWatch {
     created: mpsc::UnboundedReceiver<TargetInfo>,
@@ -64,7 +67,13 @@ impl Session {
     /// becomes the current tab (loaded, refs stale). Its `{opened, index, url, title}`.
     pub(super) async fn adopt_opened_tabs(&mut self) -> Option<Value> {
         let mut adopted = false;
-        while let Ok(info) = self.opened.created.try_recv() {
+        // Those created so far, at most a few: a page that opens tabs in a loop must not keep
+        // the session adopting forever (the rest wait for the next action or `tabs`).
+        let mut pending = Vec::new();
+        while let (true, Ok(info)) = (pending.len() < ADOPT_LIMIT, self.opened.created.try_recv()) {
+            pending.push(info);
+        }
+        for info in pending {
             let ours = info.opener_id.as_ref().is_some_and(|o| self.has_tab(o));
             // Only tabs our pages opened (`target=_blank` links included, noopener or not:
             // the browser still names the opener): the browser's own first tab, or a
