@@ -236,22 +236,28 @@ impl TempDirCount {
 
 /// Processes whose command line names `profile` (the browser, its zygotes and helpers).
 fn browser_processes(profile: &Path) -> usize {
+    browser_command_lines(profile).len()
+}
+
+/// The command lines (arguments joined by spaces) of the live processes naming `profile`.
+fn browser_command_lines(profile: &Path) -> Vec<String> {
     let needle = profile.to_string_lossy().into_owned();
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
+        return Vec::new();
     };
     entries
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| {
+        .filter_map(|e| {
             let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
             let zombie = stat
                 .rsplit_once(')')
                 .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
             let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-            !zombie && String::from_utf8_lossy(&cmd).contains(&needle)
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            (!zombie && cmd.contains(&needle)).then_some(cmd)
         })
-        .count()
+        .collect()
 }
 
 fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
@@ -278,6 +284,17 @@ fn login_flow_go_look_fill_fill_click_look() {
     let base = fixtures();
     let Some(mut a) = Agent::start() else { return };
     assert_eq!(a.ready["payload"]["mode"], "launch");
+    // The launch switches reach Chromium as switches (chromiumoxide adds the dashes; given
+    // with theirs, they once arrived as `----disable-gpu` and did nothing).
+    let lines = browser_command_lines(a.profile.path());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" --disable-background-networking ")
+                || l.ends_with(" --disable-background-networking")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.contains("----")), "{lines:?}");
     assert!(a.ready["payload"]["version"].is_string());
 
     let go = a.ok("go", json!({"url": format!("{base}/login.html")}));

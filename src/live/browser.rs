@@ -11,6 +11,18 @@ use super::guard::spawn_guard;
 use super::{AgentError, Code, LaunchOptions, Result};
 
 /// A browser the session drives, and what must live as long as it.
+/// Chromium's switches, without their dashes: chromiumoxide writes each as `--{key}`
+/// (given as `--disable-gpu`, they reached Chromium as `----disable-gpu` and did nothing).
+/// Without the background-networking ones Chromium opens connections a closed network
+/// refuses, many at a time.
+const LAUNCH_FLAGS: [&str; 5] = [
+    "disable-gpu",
+    "no-first-run",
+    "disable-background-networking",
+    "disable-component-update",
+    "disable-sync",
+];
+
 pub(super) struct Launched {
     pub(super) browser: Browser,
     /// Runs the DevTools connection's event loop.
@@ -60,13 +72,7 @@ pub(super) async fn launch(options: &LaunchOptions) -> Result<Launched> {
             let mut config = BrowserConfig::builder()
                 .chrome_executable(&options.browser)
                 .user_data_dir(&dir)
-                .args([
-                    "--disable-gpu",
-                    "--no-first-run",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                ])
+                .args(LAUNCH_FLAGS)
                 .request_timeout(Duration::from_secs(30));
             if !options.headless {
                 config = config.with_head();
@@ -124,4 +130,19 @@ fn running_as_root() -> bool {
                 .and_then(|l| l.split_whitespace().nth(2).map(|uid| uid == "0"))
         })
         .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LAUNCH_FLAGS;
+
+    #[test]
+    fn launch_flags_are_bare_switch_names() {
+        for flag in LAUNCH_FLAGS {
+            assert!(
+                !flag.starts_with('-') && !flag.contains(char::is_whitespace),
+                "{flag}: chromiumoxide adds the dashes"
+            );
+        }
+    }
 }
