@@ -286,6 +286,7 @@ fn act_request(request: Option<&Value>) -> Result<(&'static str, Map<String, Val
         "press_key" => ("act", "key"),
         "scroll" => ("act", "direction"),
         "upload" => ("act", "files"),
+        "drag" => ("act", "to"),
         _ => ("act", "value"),
     };
     let mut out = Map::new();
@@ -470,6 +471,7 @@ impl Backend for LiveTools {
                 )
             }
             "web_upload" => ("act", Some(("op", "upload"))),
+            "web_drag" => ("act", Some(("op", "drag"))),
             "web_dialog" => ("dialog", None),
             "web_tabs" => (tabs_command(&mut request)?, None),
             "web_hover" => ("act", Some(("op", "hover"))),

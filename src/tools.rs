@@ -511,6 +511,22 @@ and change events. Paths are on the machine the browser runs on.",
         set: ToolSet::Live,
     },
     ToolSpec {
+        name: "web_drag",
+        description: "Drag the element with this ref and drop it on the element with ref \
+to, as a person would with the mouse (HTML5 drag and drop and pointer-drag widgets alike: \
+sortable lists, kanban cards, sliders). Call web_snapshot afterwards if the page changed.",
+        params: &[
+            REF,
+            param(
+                "to",
+                ParamType::String,
+                "The ref, from the latest snapshot, of the element to drop on.",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
         name: "web_dialog",
         description: "Answer the dialog (alert, confirm, prompt, beforeunload) the page \
 opened: an action that opens one says so, and every other tool fails with DIALOG_OPEN until \
@@ -556,9 +572,9 @@ refs from the other tab are stale.",
         description: "Drive a web browser through one tool. action=start launches it \
 (target_url optional), navigate opens target_url, snapshot returns the page as one line per \
 thing a person sees and can use with refs like e5, act does request.kind (click, dblclick, \
-fill, type, select, check, uncheck, hover, press_key, scroll, upload, evaluate) on \
+fill, type, select, check, uncheck, hover, press_key, scroll, upload, drag, evaluate) on \
 request.target_id (a ref from the latest snapshot) with request.text (the value, key, file \
-paths one a line, or script); act also answers a dialog (accept_dialog with the prompt's \
+paths one a line, the ref to drop on, or script); act also answers a dialog (accept_dialog with the prompt's \
 text, dismiss_dialog) and handles tabs (tabs lists them, switch_tab to the index in text, \
 close_tab). status says whether it runs and where, stop closes it. Snapshot again after every \
 act that changes the page: old refs fail with STALE_REF.",
@@ -590,6 +606,7 @@ act that changes the page: old refs fail with STALE_REF.",
                             "press_key",
                             "scroll",
                             "upload",
+                            "drag",
                             "evaluate",
                             "accept_dialog",
                             "dismiss_dialog",
@@ -609,7 +626,7 @@ act that changes the page: old refs fail with STALE_REF.",
                         ParamType::String,
                         "The value to fill, type or select; the key to press; the \
 JavaScript expression to evaluate; the direction to scroll; the files to upload, one path a \
-line; a prompt's answer; the tab index to switch to.",
+line; the ref to drop on; a prompt's answer; the tab index to switch to.",
                     ),
                 ]),
                 "The operation for act.",

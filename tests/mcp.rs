@@ -252,7 +252,7 @@ fn live_tools_drive_chromium() {
     // The web_* tools, then the multiplexed browser tool: the schemas `schema` prints.
     let mut printed = printed_schema("live");
     printed.extend(printed_schema("browser"));
-    assert_eq!(tools.len(), 19);
+    assert_eq!(tools.len(), 20);
     assert_eq!(tools.len(), printed.len());
     for (listed, printed) in tools.iter().zip(&printed) {
         assert_eq!(listed["name"], printed["name"]);
@@ -509,10 +509,14 @@ const PAGE_26: &str = r#"<!doctype html><title>Desk</title>
 <button ondblclick="out.textContent = 'Opened twice'">Open</button>
 <button onclick="out.textContent = confirm('Delete it?') ? 'Deleted' : 'Kept'">Delete</button>
 <a href="/other.html" target=_blank>Other tab</a>
+<div id=card role=button tabindex=0 draggable=true
+  ondragstart="event.dataTransfer.setData('text/plain', 'card')">Card</div>
+<div role=button tabindex=0 ondragover="event.preventDefault()"
+  ondrop="event.preventDefault(); out.textContent = 'Dropped ' + event.dataTransfer.getData('text/plain')">Bin</div>
 <p id=out>Nothing yet</p>
 <script>f.onchange = () => out.textContent = f.files[0].name + ':' + f.files[0].size</script>"#;
 
-/// Issue 26 through MCP: upload, double click, a confirm() answered with web_dialog (other
+/// Issue 26 through MCP: upload, double click, drag, a confirm() answered with web_dialog (other
 /// tools fail with DIALOG_OPEN meanwhile), a tab the page opens, listed, switched and closed;
 /// then the same kinds through the one `browser` tool.
 #[test]
@@ -557,13 +561,16 @@ fn live_tools_upload_double_click_dialogs_and_tabs() {
     assert!(text(&missing).starts_with("INVALID_ARGS:"), "{missing}");
 
     c.call("web_click", json!({"ref": open, "double_click": false}));
-    assert_eq!(
-        out(&mut c),
-        "\"a.pdf:14\"",
-        "one click is no double click"
-    );
+    assert_eq!(out(&mut c), "\"a.pdf:14\"", "one click is no double click");
     c.call("web_click", json!({"ref": open, "double_click": true}));
     assert_eq!(out(&mut c), "\"Opened twice\"");
+    let (card, bin) = (
+        ref_in(&snap, "button \"Card\""),
+        ref_in(&snap, "button \"Bin\""),
+    );
+    let dragged = c.call("web_drag", json!({"ref": card, "to": bin}));
+    assert_eq!(dragged["structuredContent"]["changed"], true, "{dragged}");
+    assert_eq!(out(&mut c), "\"Dropped card\"");
 
     let asked = c.call("web_click", json!({"ref": delete}));
     assert_eq!(
@@ -626,6 +633,14 @@ fn live_tools_upload_double_click_dialogs_and_tabs() {
         "{accepted}"
     );
     assert_eq!(out(&mut c), "\"Deleted\"");
+    let (card, bin) = (
+        ref_in(text(&snap), "button \"Card\""),
+        ref_in(text(&snap), "button \"Bin\""),
+    );
+    let drag =
+        json!({"action": "act", "request": {"kind": "drag", "target_id": card, "text": bin}});
+    c.call("browser", drag);
+    assert_eq!(out(&mut c), "\"Dropped card\"");
     let bad = c.call("browser", act("switch_tab", Some("first")));
     assert_eq!(bad["isError"], true, "{bad}");
 

@@ -14,7 +14,7 @@ const FLAVORS: [(&str, Flavor); 4] = [
     ("mcp", Flavor::Mcp),
 ];
 
-const ALL_TOOLS: [&str; 22] = [
+const ALL_TOOLS: [&str; 23] = [
     "html_snapshot",
     "html_query",
     "html_read",
@@ -34,6 +34,7 @@ const ALL_TOOLS: [&str; 22] = [
     "web_screenshot",
     "web_hover",
     "web_upload",
+    "web_drag",
     "web_dialog",
     "web_tabs",
     "browser",
@@ -177,7 +178,7 @@ fn tool_sets_split_offline_and_live() {
         .map(|d| d["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["html_snapshot", "html_query", "html_read"]);
-    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 18);
+    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 19);
 }
 
 /// `schema --tools browser`: the design's one multiplexed tool, its `request` a closed object.
@@ -215,7 +216,7 @@ fn the_browser_tool_is_one_multiplexed_tool() {
     );
 }
 
-/// Dialogs, tabs, uploads and double clicks (issue 26): their tools, in the strict and the
+/// Dialogs, tabs, uploads, drags and double clicks (issue 26): their tools, in the strict and the
 /// loose form, take what the agent needs and nothing else.
 #[test]
 fn dialog_tabs_upload_and_double_click_tools() {
@@ -231,6 +232,12 @@ fn dialog_tabs_upload_and_double_click_tools() {
     let upload = strict("web_upload");
     assert!(upload.is_valid(&json!({"ref": "e1", "files": ["/tmp/a.pdf"]})));
     assert!(!upload.is_valid(&json!({"ref": "e1", "files": "/tmp/a.pdf"})));
+    let drag = strict("web_drag");
+    assert!(drag.is_valid(&json!({"ref": "e1", "to": "e2"})));
+    assert!(
+        !drag.is_valid(&json!({"ref": "e1", "to": null})),
+        "to is required"
+    );
     let dialog = strict("web_dialog");
     assert!(dialog.is_valid(&json!({"accept": true, "text": null})));
     assert!(dialog.is_valid(&json!({"accept": false, "text": "Ada"})));
@@ -247,6 +254,7 @@ fn dialog_tabs_upload_and_double_click_tools() {
     for kind in [
         "dblclick",
         "upload",
+        "drag",
         "accept_dialog",
         "dismiss_dialog",
         "tabs",
