@@ -917,6 +917,15 @@ fn upload_and_double_click_change_the_page() {
         a.ok("eval", json!({"js": "out.textContent"}))["value"],
         "a.pdf:14"
     );
+    // The design's format: the value is one path (or several).
+    let notes = dir.path().join("b.txt");
+    std::fs::write(&notes, b"hi").expect("file");
+    let path = Value::from(notes.to_string_lossy());
+    a.eval_ok(&format!("agent.act('{input}', 'upload', {path})"));
+    assert_eq!(
+        a.ok("eval", json!({"js": "out.textContent"}))["value"],
+        "b.txt:2"
+    );
     let open = ref_of(&look, "button", "Open");
     let (code, _) = a.err(
         "act",
@@ -954,10 +963,13 @@ fn drag_works_for_html5_drag_and_drop_and_for_pointer_drags() {
     );
     assert_eq!(done["changed"], true, "{done}");
     assert_eq!(text(&mut a, "dropped"), "Dropped card-1");
-    a.ok(
-        "act",
-        json!({"ref": button("Knob"), "op": "drag", "to": button("Slot")}),
-    );
+    // The pointer drag through the design's format: the value is the ref to drop on.
+    let done = a.eval_ok(&format!(
+        "agent.act('{}', 'drag', '{}')",
+        button("Knob"),
+        button("Slot")
+    ));
+    assert_eq!(done["changed"], true, "{done}");
     let placed = text(&mut a, "placed");
     let placed = placed.as_str().unwrap_or_default();
     assert!(placed.starts_with("In slot after "), "{placed}");
