@@ -270,11 +270,28 @@ pub fn press_key_js(key: &str) -> String {
 /// sits in its `<iframe>`'s content box (border and padding in), so each frame's offset is
 /// added on the way up.
 pub fn center_js(ref_: &str) -> String {
+    point_js(ref_, true)
+}
+
+/// As [`center_js`]; without `scroll` the page is left where it is and a centre outside the
+/// viewport is the error `out_of_view` (a drag's target, after its source was scrolled to).
+pub fn point_js(ref_: &str, scroll: bool) -> String {
+    let (scroll, in_view) = if scroll {
+        (
+            "el.scrollIntoView({block: 'center', inline: 'center'}); ",
+            "",
+        )
+    } else {
+        (
+            "",
+            "if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return JSON.stringify({error: 'out_of_view'}); ",
+        )
+    };
     format!(
         "(() => {{ let el = {}; \
          if (!el) return JSON.stringify({{error: 'ref_not_found'}}); \
          if (el.disabled || el.getAttribute('aria-disabled') === 'true') return JSON.stringify({{error: 'disabled'}}); \
-         el.scrollIntoView({{block: 'center', inline: 'center'}}); \
+         {scroll}\
          let r = el.getBoundingClientRect(); \
          if (!(r.width > 0 && r.height > 0)) return JSON.stringify({{error: 'no_box'}}); \
          let x = r.left + r.width / 2, y = r.top + r.height / 2, hit = el.getRootNode().elementFromPoint(x, y); \
@@ -282,7 +299,7 @@ pub fn center_js(ref_: &str) -> String {
          for (let w = el.ownerDocument.defaultView; w && w !== window && w.frameElement; w = w.parent) {{ \
          let f = w.frameElement, b = f.getBoundingClientRect(), s = getComputedStyle(f); \
          x += b.left + f.clientLeft + parseFloat(s.paddingLeft); y += b.top + f.clientTop + parseFloat(s.paddingTop); }} \
-         return JSON.stringify({{x, y, covered}}); }})()",
+         {in_view}return JSON.stringify({{x, y, covered}}); }})()",
         ref_element_js(ref_)
     )
 }

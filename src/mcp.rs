@@ -88,7 +88,9 @@ impl<B: Backend> ServerHandler for Server<B> {
                 ToolSet::Live | ToolSet::Browser => {
                     "Open a page with web_navigate, call web_snapshot to see it, act on refs \
                      (web_click, web_fill…), and call web_snapshot again after the page \
-                     changes. The browser tool does the same through one tool."
+                     changes. A dialog the page opens waits for web_dialog; a tab it opens \
+                     becomes current (web_tabs lists and switches). The browser tool does the \
+                     same through one tool."
                 }
                 _ => {
                     "Call html_snapshot on a page instead of reading its HTML, then \
@@ -276,15 +278,33 @@ fn act_request(request: Option<&Value>) -> Result<(&'static str, Map<String, Val
     }
     let kind = string_arg(request, "kind")?.ok_or("request.kind is required")?;
     let text = string_arg(request, "text")?;
+    // Each kind is one agent command, and `text` fills one of its arguments.
+    let (command, text_key) = match kind {
+        "evaluate" => ("eval", "js"),
+        "accept_dialog" | "dismiss_dialog" => ("dialog", "text"),
+        "tabs" => ("tabs", ""),
+        "switch_tab" => ("tab", "index"),
+        "close_tab" => ("close_tab", ""),
+        "press_key" => ("act", "key"),
+        "scroll" => ("act", "direction"),
+        "upload" => ("act", "files"),
+        "drag" => ("act", "to"),
+        _ => ("act", "value"),
+    };
     let mut out = Map::new();
-    if kind == "evaluate" {
-        out.insert(
-            "js".into(),
-            Value::from(text.ok_or("evaluate needs request.text")?),
-        );
-        return Ok(("eval", out));
+    match command {
+        "act" => {
+            out.insert("op".into(), Value::from(kind));
+        }
+        "dialog" => {
+            out.insert("accept".into(), Value::Bool(kind == "accept_dialog"));
+        }
+        _ => {}
     }
     if let Some(id) = string_arg(request, "target_id")? {
+        if command != "act" {
+            return Err(format!("{kind} takes no target_id"));
+        }
         // The design numbers elements ("15"); refs here are "e15".
         let id = if id.bytes().all(|b| b.is_ascii_digit()) {
             format!("e{id}")
@@ -293,16 +313,44 @@ fn act_request(request: Option<&Value>) -> Result<(&'static str, Map<String, Val
         };
         out.insert("ref".into(), Value::from(id));
     }
-    if let Some(text) = text {
-        let key = match kind {
-            "press_key" => "key",
-            "scroll" => "direction",
-            _ => "value",
-        };
-        out.insert(key.into(), Value::from(text));
+    match (text, text_key) {
+        (None, "js") => return Err("evaluate needs request.text".to_string()),
+        (None, "index") => return Err("switch_tab needs the tab's index in request.text".into()),
+        (None, _) => {}
+        (Some(_), "") => return Err(format!("{kind} takes no text")),
+        (Some(text), "index") => {
+            let index: u64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("switch_tab needs a tab index in text, not {text:?}"))?;
+            out.insert("index".into(), Value::from(index));
+        }
+        (Some(text), "files") => {
+            let files: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            out.insert("files".into(), json!(files));
+        }
+        (Some(text), key) => {
+            out.insert(key.into(), Value::from(text));
+        }
     }
-    out.insert("op".into(), Value::from(kind));
-    Ok(("act", out))
+    Ok((command, out))
+}
+
+/// The agent command for `web_tabs {action, index}`; `action` is taken out of `request`.
+#[cfg(feature = "live")]
+fn tabs_command(request: &mut Map<String, Value>) -> Result<&'static str, String> {
+    let action = string_arg(request, "action")?.unwrap_or("list");
+    let command = match action {
+        "list" => "tabs",
+        "switch" => "tab",
+        "close" => "close_tab",
+        other => return Err(format!("action {other:?}: use list, switch or close")),
+    };
+    if command != "tab" && request.contains_key("index") {
+        return Err(format!("index goes with action=switch, not {action}"));
+    }
+    request.remove("action");
+    Ok(command)
 }
 
 /// A session error as the model reads it: the code first.
@@ -332,9 +380,31 @@ fn reply_for(command: &str, mut payload: Value) -> ToolReply {
             }
             "screenshot of the viewport (PNG)".to_string()
         }
-        "go" | "back" => format!(
+        "go" | "back" if payload["dialog"].is_null() => format!(
             "at {} ({}); call web_snapshot to see the page: refs from before are stale",
             payload["url"], payload["title"]
+        ),
+        "tabs" => {
+            let tabs = payload["tabs"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let lines: Vec<String> = tabs
+                .iter()
+                .map(|t| {
+                    let mark = if t["current"] == true {
+                        " (current)"
+                    } else {
+                        ""
+                    };
+                    format!("{}: {} {}{mark}", t["index"], t["url"], t["title"])
+                })
+                .collect();
+            lines.join("\n")
+        }
+        "tab" | "close_tab" => format!(
+            "now on tab {}: {} ({}); call web_snapshot: refs from the other tab are stale",
+            payload["index"], payload["url"], payload["title"]
         ),
         _ => {
             let hint = if payload["changed"] == true {
@@ -342,10 +412,24 @@ fn reply_for(command: &str, mut payload: Value) -> ToolReply {
             } else {
                 ""
             };
-            format!(
+            let mut text = format!(
                 "done: changed={} navigated={} url={}{hint}",
                 payload["changed"], payload["navigated"], payload["url"]
-            )
+            );
+            // What the model must do next comes last, where it reads it.
+            if let Some(tab) = payload.get("tab") {
+                text.push_str(&format!(
+                    "\nthe page opened a tab, now current: {} ({})",
+                    tab["url"], tab["title"]
+                ));
+            }
+            if let Some(dialog) = payload.get("dialog") {
+                text.push_str(&format!(
+                    "\na {} dialog is open: {}; answer it with web_dialog",
+                    dialog["type"], dialog["message"]
+                ));
+            }
+            text
         }
     };
     ToolReply {
@@ -380,7 +464,18 @@ impl Backend for LiveTools {
             "web_screenshot" => ("screenshot", None),
             "web_get_text" => ("query", Some(("kind", "text"))),
             "web_get_value" => ("query", Some(("kind", "value"))),
-            "web_click" => ("act", Some(("op", "click"))),
+            "web_click" => {
+                let double = tools::bool_arg(&request, "double_click")?.unwrap_or(false);
+                request.remove("double_click");
+                (
+                    "act",
+                    Some(("op", if double { "dblclick" } else { "click" })),
+                )
+            }
+            "web_upload" => ("act", Some(("op", "upload"))),
+            "web_drag" => ("act", Some(("op", "drag"))),
+            "web_dialog" => ("dialog", None),
+            "web_tabs" => (tabs_command(&mut request)?, None),
             "web_hover" => ("act", Some(("op", "hover"))),
             "web_fill" => ("act", Some(("op", "fill"))),
             "web_select" => ("act", Some(("op", "select"))),

@@ -320,7 +320,14 @@ latest snapshot's refs valid when the page has not changed.",
         description: "Click the element with this ref, as a person would (a real mouse press \
 at its centre), then wait for the page to settle. Returns whether the page changed or \
 navigated; if it did, call web_snapshot before using refs again.",
-        params: &[REF],
+        params: &[
+            REF,
+            optional(
+                "double_click",
+                ParamType::Boolean,
+                "Press twice, a double click (default false).",
+            ),
+        ],
         budgets: false,
         set: ToolSet::Live,
     },
@@ -488,14 +495,89 @@ that open on hover). Call web_snapshot afterwards to see what appeared.",
         set: ToolSet::Live,
     },
     ToolSpec {
+        name: "web_upload",
+        description: "Choose files for the file input with this ref (a button such as \
+\"Attachment\"), as a person picking them in the file dialog would; the page gets its input \
+and change events. Paths are on the machine the browser runs on.",
+        params: &[
+            REF,
+            param(
+                "files",
+                ParamType::Strings,
+                "Absolute paths of the files to choose.",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_drag",
+        description: "Drag the element with this ref and drop it on the element with ref \
+to, as a person would with the mouse (HTML5 drag and drop and pointer-drag widgets alike: \
+sortable lists, kanban cards, sliders). Call web_snapshot afterwards if the page changed.",
+        params: &[
+            REF,
+            param(
+                "to",
+                ParamType::String,
+                "The ref, from the latest snapshot, of the element to drop on.",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_dialog",
+        description: "Answer the dialog (alert, confirm, prompt, beforeunload) the page \
+opened: an action that opens one says so, and every other tool fails with DIALOG_OPEN until \
+it is answered. Returns what happened next, as web_click does.",
+        params: &[
+            param(
+                "accept",
+                ParamType::Boolean,
+                "true presses OK (or Leave), false presses Cancel.",
+            ),
+            optional(
+                "text",
+                ParamType::String,
+                "The answer typed into a prompt before OK.",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_tabs",
+        description: "The browser's tabs: list them (index, url, title, which is current), \
+switch to the tab at index, or close the current tab. A tab the page opens becomes current \
+by itself and the action that opened it says so. After a switch or close, call web_snapshot: \
+refs from the other tab are stale.",
+        params: &[
+            param(
+                "action",
+                ParamType::Enum(&["list", "switch", "close"]),
+                "What to do.",
+            ),
+            optional(
+                "index",
+                ParamType::Integer { min: 0, max: 1_000 },
+                "The tab to switch to, as list numbers them.",
+            ),
+        ],
+        budgets: false,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
         name: "browser",
         description: "Drive a web browser through one tool. action=start launches it \
 (target_url optional), navigate opens target_url, snapshot returns the page as one line per \
-thing a person sees and can use with refs like e5, act does request.kind (click, fill, type, \
-select, check, uncheck, hover, press_key, scroll, evaluate) on request.target_id (a ref from \
-the latest snapshot) with request.text (the value, key or script), status says whether it \
-runs and where, stop closes it. Snapshot again after every act that changes the page: old \
-refs fail with STALE_REF.",
+thing a person sees and can use with refs like e5, act does request.kind (click, dblclick, \
+fill, type, select, check, uncheck, hover, press_key, scroll, upload, drag, evaluate) on \
+request.target_id (a ref from the latest snapshot) with request.text (the value, key, file \
+paths one a line, the ref to drop on, or script); act also answers a dialog (accept_dialog with the prompt's \
+text, dismiss_dialog) and handles tabs (tabs lists them, switch_tab to the index in text, \
+close_tab). status says whether it runs and where, stop closes it. Snapshot again after every \
+act that changes the page: old refs fail with STALE_REF.",
         params: &[
             param(
                 "action",
@@ -514,6 +596,7 @@ refs fail with STALE_REF.",
                         "kind",
                         ParamType::Enum(&[
                             "click",
+                            "dblclick",
                             "fill",
                             "type",
                             "select",
@@ -522,7 +605,14 @@ refs fail with STALE_REF.",
                             "hover",
                             "press_key",
                             "scroll",
+                            "upload",
+                            "drag",
                             "evaluate",
+                            "accept_dialog",
+                            "dismiss_dialog",
+                            "tabs",
+                            "switch_tab",
+                            "close_tab",
                         ]),
                         "The operation.",
                     ),
@@ -535,7 +625,8 @@ refs fail with STALE_REF.",
                         "text",
                         ParamType::String,
                         "The value to fill, type or select; the key to press; the \
-JavaScript expression to evaluate; the direction to scroll.",
+JavaScript expression to evaluate; the direction to scroll; the files to upload, one path a \
+line; the ref to drop on; a prompt's answer; the tab index to switch to.",
                     ),
                 ]),
                 "The operation for act.",

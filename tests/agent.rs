@@ -85,8 +85,32 @@ const FILES: &str = r#"<!doctype html><title>Files</title>
 <button ondblclick="this.textContent = 'Opened twice'">Open</button>
 <p id="out">no file</p>"#;
 
+/// An HTML5 draggable card and its drop zone, and a knob that a pointer-event drag library
+/// would move (pointer capture, `buttons` checked on each move) and its slot.
+const DRAG: &str = r#"<!doctype html><title>Drag</title>
+<style>[role=button] { width: 120px; height: 50px; margin: 12px; border: 1px solid }</style>
+<div id="card" role="button" tabindex="0" draggable="true">Card</div>
+<div id="bin" role="button" tabindex="0">Bin</div>
+<div id="knob" role="button" tabindex="0" style="touch-action: none">Knob</div>
+<div id="slot" role="button" tabindex="0">Slot</div>
+<p id="dropped">nothing dropped</p><p id="placed">not placed</p>
+<script>
+card.ondragstart = e => e.dataTransfer.setData('text/plain', 'card-1');
+bin.ondragover = e => e.preventDefault();
+bin.ondrop = e => { e.preventDefault(); dropped.textContent = 'Dropped ' + e.dataTransfer.getData('text/plain'); };
+let moves = 0, held = false;
+knob.onpointerdown = e => { held = true; knob.setPointerCapture(e.pointerId); };
+knob.onpointermove = e => { if (held && e.buttons === 1) moves++; };
+knob.onpointerup = e => {
+  held = false;
+  let over = document.elementsFromPoint(e.clientX, e.clientY).includes(slot);
+  placed.textContent = (over ? 'In slot' : 'Missed') + ' after ' + moves + ' moves';
+};
+</script>"#;
+
 fn fixtures() -> String {
     let mut pages = HashMap::new();
+    pages.insert("/drag.html", DRAG.to_string());
     pages.insert("/dialogs.html", DIALOGS.to_string());
     pages.insert("/loop.html", LOOP.to_string());
     pages.insert("/opener.html", OPENER.to_string());
@@ -910,6 +934,15 @@ fn upload_and_double_click_change_the_page() {
         a.ok("eval", json!({"js": "out.textContent"}))["value"],
         "a.pdf:14"
     );
+    // The design's format: the value is one path (or several).
+    let notes = dir.path().join("b.txt");
+    std::fs::write(&notes, b"hi").expect("file");
+    let path = Value::from(notes.to_string_lossy());
+    a.eval_ok(&format!("agent.act('{input}', 'upload', {path})"));
+    assert_eq!(
+        a.ok("eval", json!({"js": "out.textContent"}))["value"],
+        "b.txt:2"
+    );
     let open = ref_of(&look, "button", "Open");
     let (code, _) = a.err(
         "act",
@@ -926,6 +959,43 @@ fn upload_and_double_click_change_the_page() {
         "{}",
         look["snapshot"]
     );
+    a.finish();
+}
+
+#[test]
+fn drag_works_for_html5_drag_and_drop_and_for_pointer_drags() {
+    let Some(mut a) = Agent::start() else { return };
+    let base = fixtures();
+    a.ok("go", json!({"url": format!("{base}/drag.html")}));
+    let look = a.ok("look", json!({}));
+    let button = |name: &str| ref_of(&look, "button", name);
+    let (code, _) = a.err("act", json!({"ref": button("Card"), "op": "drag"}));
+    assert_eq!(code, "INVALID_ARGS", "drag needs to");
+    let text = |a: &mut Agent, id: &str| {
+        a.ok("eval", json!({"js": format!("{id}.textContent")}))["value"].clone()
+    };
+    let done = a.ok(
+        "act",
+        json!({"ref": button("Card"), "op": "drag", "to": button("Bin")}),
+    );
+    assert_eq!(done["changed"], true, "{done}");
+    assert_eq!(text(&mut a, "dropped"), "Dropped card-1");
+    // The pointer drag through the design's format: the value is the ref to drop on.
+    let done = a.eval_ok(&format!(
+        "agent.act('{}', 'drag', '{}')",
+        button("Knob"),
+        button("Slot")
+    ));
+    assert_eq!(done["changed"], true, "{done}");
+    let placed = text(&mut a, "placed");
+    let placed = placed.as_str().unwrap_or_default();
+    assert!(placed.starts_with("In slot after "), "{placed}");
+    let moves: u32 = placed
+        .rsplit(' ')
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(moves >= 2, "the pointer moved in steps: {placed}");
     a.finish();
 }
 

@@ -252,7 +252,7 @@ fn live_tools_drive_chromium() {
     // The web_* tools, then the multiplexed browser tool: the schemas `schema` prints.
     let mut printed = printed_schema("live");
     printed.extend(printed_schema("browser"));
-    assert_eq!(tools.len(), 16);
+    assert_eq!(tools.len(), 20);
     assert_eq!(tools.len(), printed.len());
     for (listed, printed) in tools.iter().zip(&printed) {
         assert_eq!(listed["name"], printed["name"]);
@@ -500,6 +500,150 @@ fn html_snapshot_takes_a_scope_and_the_list_format() {
     );
     let missing = c.call("html_snapshot", json!({"html": html, "scope": "#nope"}));
     assert_eq!(missing["isError"], true, "{missing}");
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
+}
+
+const PAGE_26: &str = r#"<!doctype html><title>Desk</title>
+<label>Attachment <input type=file id=f></label>
+<button ondblclick="out.textContent = 'Opened twice'">Open</button>
+<button onclick="out.textContent = confirm('Delete it?') ? 'Deleted' : 'Kept'">Delete</button>
+<a href="/other.html" target=_blank>Other tab</a>
+<div id=card role=button tabindex=0 draggable=true
+  ondragstart="event.dataTransfer.setData('text/plain', 'card')">Card</div>
+<div role=button tabindex=0 ondragover="event.preventDefault()"
+  ondrop="event.preventDefault(); out.textContent = 'Dropped ' + event.dataTransfer.getData('text/plain')">Bin</div>
+<p id=out>Nothing yet</p>
+<script>f.onchange = () => out.textContent = f.files[0].name + ':' + f.files[0].size</script>"#;
+
+/// Issue 26 through MCP: upload, double click, drag, a confirm() answered with web_dialog (other
+/// tools fail with DIALOG_OPEN meanwhile), a tab the page opens, listed, switched and closed;
+/// then the same kinds through the one `browser` tool.
+#[test]
+fn live_tools_upload_double_click_dialogs_and_tabs() {
+    let Some(browser) = common::chromium() else {
+        return;
+    };
+    let mut pages = std::collections::HashMap::new();
+    pages.insert("/desk.html", PAGE_26.to_string());
+    pages.insert("/other.html", NEXT.to_string());
+    let base = common::serve(pages);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.pdf");
+    std::fs::write(&file, b"%PDF-1.4 hello").unwrap();
+    let mut c = Client::live(&browser);
+    c.call("web_navigate", json!({"url": format!("{base}/desk.html")}));
+    let snap = text(&c.call("web_snapshot", json!({}))).to_string();
+    let (attachment, open, delete, other) = (
+        ref_in(&snap, "button \"Attachment\""),
+        ref_in(&snap, "button \"Open\""),
+        ref_in(&snap, "button \"Delete\""),
+        ref_in(&snap, "link \"Other tab\""),
+    );
+    let out = |c: &mut Client| {
+        let value = c.call(
+            "browser",
+            json!({"action": "act", "request": {"kind": "evaluate", "text": "out.textContent"}}),
+        );
+        text(&value).to_string()
+    };
+
+    let uploaded = c.call(
+        "web_upload",
+        json!({"ref": attachment, "files": [file.to_string_lossy()]}),
+    );
+    assert_eq!(uploaded["structuredContent"]["changed"], true, "{uploaded}");
+    assert_eq!(out(&mut c), "\"a.pdf:14\"");
+    let missing = c.call(
+        "web_upload",
+        json!({"ref": attachment, "files": ["/no/such/file.pdf"]}),
+    );
+    assert!(text(&missing).starts_with("INVALID_ARGS:"), "{missing}");
+
+    c.call("web_click", json!({"ref": open, "double_click": false}));
+    assert_eq!(out(&mut c), "\"a.pdf:14\"", "one click is no double click");
+    c.call("web_click", json!({"ref": open, "double_click": true}));
+    assert_eq!(out(&mut c), "\"Opened twice\"");
+    let (card, bin) = (
+        ref_in(&snap, "button \"Card\""),
+        ref_in(&snap, "button \"Bin\""),
+    );
+    let dragged = c.call("web_drag", json!({"ref": card, "to": bin}));
+    assert_eq!(dragged["structuredContent"]["changed"], true, "{dragged}");
+    assert_eq!(out(&mut c), "\"Dropped card\"");
+
+    let asked = c.call("web_click", json!({"ref": delete}));
+    assert_eq!(
+        asked["structuredContent"]["dialog"]["type"], "confirm",
+        "{asked}"
+    );
+    assert!(
+        text(&asked).contains("\"Delete it?\"; answer it with web_dialog"),
+        "{asked}"
+    );
+    let blocked = c.call("web_snapshot", json!({}));
+    assert!(text(&blocked).starts_with("DIALOG_OPEN:"), "{blocked}");
+    let answered = c.call("web_dialog", json!({"accept": false, "text": null}));
+    assert_eq!(
+        answered["structuredContent"]["answered"]["accepted"], false,
+        "{answered}"
+    );
+    assert_eq!(out(&mut c), "\"Kept\"");
+    let none = c.call("web_dialog", json!({"accept": true}));
+    assert_eq!(none["isError"], true, "{none}");
+
+    let opened = c.call("web_click", json!({"ref": other}));
+    assert_eq!(opened["structuredContent"]["tab"]["index"], 1, "{opened}");
+    assert!(
+        text(&opened).contains("opened a tab, now current"),
+        "{opened}"
+    );
+    let listed = c.call("web_tabs", json!({"action": "list", "index": null}));
+    assert_eq!(
+        listed["structuredContent"]["tabs"][1]["current"], true,
+        "{listed}"
+    );
+    assert!(text(&listed).contains("1: "), "{listed}");
+    let back = c.call("web_tabs", json!({"action": "switch", "index": 0}));
+    assert_eq!(back["structuredContent"]["title"], "Desk", "{back}");
+    let bad = c.call("web_tabs", json!({"action": "close", "index": 1}));
+    assert_eq!(bad["isError"], true, "{bad}");
+    let far = c.call("web_tabs", json!({"action": "switch", "index": 7}));
+    assert!(text(&far).starts_with("INVALID_ARGS:"), "{far}");
+
+    // The same through the browser tool's kinds.
+    let act = |kind: &str, text: Option<&str>| json!({"action": "act", "request": {"kind": kind, "text": text}});
+    let switched = c.call("browser", act("switch_tab", Some("1")));
+    assert_eq!(switched["structuredContent"]["title"], "Next", "{switched}");
+    let closed = c.call("browser", act("close_tab", None));
+    assert_eq!(closed["structuredContent"]["index"], 0, "{closed}");
+    let tabs = c.call("browser", act("tabs", None));
+    assert_eq!(
+        tabs["structuredContent"]["tabs"].as_array().map(Vec::len),
+        Some(1),
+        "{tabs}"
+    );
+    let snap = c.call("browser", json!({"action": "snapshot"}));
+    let delete = ref_in(text(&snap), "button \"Delete\"");
+    let asked = json!({"action": "act", "request": {"kind": "click", "target_id": delete}});
+    c.call("browser", asked);
+    let accepted = c.call("browser", act("accept_dialog", None));
+    assert_eq!(
+        accepted["structuredContent"]["answered"]["accepted"], true,
+        "{accepted}"
+    );
+    assert_eq!(out(&mut c), "\"Deleted\"");
+    let (card, bin) = (
+        ref_in(text(&snap), "button \"Card\""),
+        ref_in(text(&snap), "button \"Bin\""),
+    );
+    let drag =
+        json!({"action": "act", "request": {"kind": "drag", "target_id": card, "text": bin}});
+    c.call("browser", drag);
+    assert_eq!(out(&mut c), "\"Dropped card\"");
+    let bad = c.call("browser", act("switch_tab", Some("first")));
+    assert_eq!(bad["isError"], true, "{bad}");
+
     drop(c.stdin.take());
     assert!(c.child.wait().unwrap().success());
 }

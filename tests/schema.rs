@@ -14,7 +14,7 @@ const FLAVORS: [(&str, Flavor); 4] = [
     ("mcp", Flavor::Mcp),
 ];
 
-const ALL_TOOLS: [&str; 19] = [
+const ALL_TOOLS: [&str; 23] = [
     "html_snapshot",
     "html_query",
     "html_read",
@@ -33,6 +33,10 @@ const ALL_TOOLS: [&str; 19] = [
     "web_wait_for",
     "web_screenshot",
     "web_hover",
+    "web_upload",
+    "web_drag",
+    "web_dialog",
+    "web_tabs",
     "browser",
 ];
 
@@ -174,7 +178,7 @@ fn tool_sets_split_offline_and_live() {
         .map(|d| d["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["html_snapshot", "html_query", "html_read"]);
-    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 15);
+    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 19);
 }
 
 /// `schema --tools browser`: the design's one multiplexed tool, its `request` a closed object.
@@ -210,4 +214,53 @@ fn the_browser_tool_is_one_multiplexed_tool() {
         !loose.is_valid(&json!({"action": "act", "request": {"target_id": "e1"}})),
         "request.kind is required"
     );
+}
+
+/// Dialogs, tabs, uploads, drags and double clicks (issue 26): their tools, in the strict and the
+/// loose form, take what the agent needs and nothing else.
+#[test]
+fn dialog_tabs_upload_and_double_click_tools() {
+    let strict = |name: &str| {
+        let defs = definitions(Flavor::OpenAi, ToolSet::All);
+        let def = defs.iter().find(|d| d["name"] == name).unwrap();
+        jsonschema::validator_for(&def["parameters"]).unwrap()
+    };
+    let click = strict("web_click");
+    assert!(click.is_valid(&json!({"ref": "e1", "double_click": true})));
+    assert!(click.is_valid(&json!({"ref": "e1", "double_click": null})));
+    assert!(!click.is_valid(&json!({"ref": "e1", "double_click": "yes"})));
+    let upload = strict("web_upload");
+    assert!(upload.is_valid(&json!({"ref": "e1", "files": ["/tmp/a.pdf"]})));
+    assert!(!upload.is_valid(&json!({"ref": "e1", "files": "/tmp/a.pdf"})));
+    let drag = strict("web_drag");
+    assert!(drag.is_valid(&json!({"ref": "e1", "to": "e2"})));
+    assert!(
+        !drag.is_valid(&json!({"ref": "e1", "to": null})),
+        "to is required"
+    );
+    let dialog = strict("web_dialog");
+    assert!(dialog.is_valid(&json!({"accept": true, "text": null})));
+    assert!(dialog.is_valid(&json!({"accept": false, "text": "Ada"})));
+    assert!(!dialog.is_valid(&json!({"accept": "ok", "text": null})));
+    let tabs = strict("web_tabs");
+    assert!(tabs.is_valid(&json!({"action": "switch", "index": 1})));
+    assert!(tabs.is_valid(&json!({"action": "list", "index": null})));
+    assert!(!tabs.is_valid(&json!({"action": "open", "index": null})));
+    assert!(!tabs.is_valid(&json!({"action": "switch", "index": -1})));
+
+    // The browser tool's act has the same kinds.
+    let loose = &definitions(Flavor::Anthropic, ToolSet::Browser)[0]["input_schema"];
+    let kinds = &loose["properties"]["request"]["properties"]["kind"]["enum"];
+    for kind in [
+        "dblclick",
+        "upload",
+        "drag",
+        "accept_dialog",
+        "dismiss_dialog",
+        "tabs",
+        "switch_tab",
+        "close_tab",
+    ] {
+        assert!(kinds.as_array().unwrap().contains(&json!(kind)), "{kind}");
+    }
 }

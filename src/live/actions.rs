@@ -5,10 +5,12 @@ use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
-    InsertTextParams, MouseButton,
+    DispatchDragEventParams, DispatchDragEventType, DispatchKeyEventParams, DispatchKeyEventType,
+    DispatchMouseEventParams, DispatchMouseEventType, EventDragIntercepted, InsertTextParams,
+    MouseButton, SetInterceptDragsParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use futures::StreamExt;
 use serde_json::{json, Map, Value};
 
 use super::dialogs::Dialog;
@@ -17,6 +19,15 @@ use super::refs::Target;
 use super::session::{PageState, Session};
 use super::{AgentError, Code, Result};
 use crate::js;
+
+/// How many moves a drag takes from its source to its target: pointer-drag libraries start
+/// a drag only once the pointer has moved some pixels with the button down, and follow the
+/// moves in between.
+const DRAG_STEPS: u32 = 8;
+
+/// How long the browser may take, after the last move, to hand back an HTML5 drag; a drag
+/// that is not one (a pointer-drag library's) waits this long once.
+const DRAG_START_WAIT: Duration = Duration::from_millis(100);
 
 impl Session {
     pub(super) async fn act(&mut self, args: &Map<String, Value>) -> Result<Value> {
@@ -31,6 +42,7 @@ impl Session {
                 "direction",
                 "amount",
                 "files",
+                "to",
             ],
         )?;
         let op = opt_str(args, "op")?
@@ -105,6 +117,7 @@ impl Session {
             "click" => self.click(ref_, 1).await,
             "dblclick" => self.click(ref_, 2).await,
             "upload" => self.upload(ref_, args).await,
+            "drag" => self.drag(ref_, args).await,
             "fill" => {
                 let value = opt_str(args, "value")?
                     .ok_or_else(|| AgentError::new(Code::InvalidArgs, "fill needs \"value\""))?;
@@ -161,7 +174,7 @@ impl Session {
                 Code::InvalidArgs,
                 format!(
                     "unknown op {other:?}: click, dblclick, fill, type, select, check, \
-                     uncheck, hover, focus, clear, press_key, scroll or upload"
+                     uncheck, hover, focus, clear, press_key, scroll, upload or drag"
                 ),
             )),
         }
@@ -171,30 +184,11 @@ impl Session {
     /// sees as two clicks and a `dblclick`, as from a person); the script's click when it has
     /// no box.
     pub(super) async fn click(&self, ref_: &Target, clicks: i64) -> Result<()> {
-        let json = self.eval_json(&js::center_js(&ref_.page)).await?;
-        let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
-        match center.get("error").and_then(Value::as_str) {
-            Some("ref_not_found") => return Err(AgentError::stale(&ref_.public)),
-            Some("disabled") => {
-                return Err(AgentError::new(
-                    Code::ActionFailed,
-                    format!("{} is disabled", ref_.public),
-                ))
-            }
-            Some(_) => return self.script_action(ref_, "click", json!({})).await,
-            None => {}
-        }
-        let (Some(x), Some(y)) = (center["x"].as_f64(), center["y"].as_f64()) else {
+        let Some((x, y)) = self.point(ref_, true).await? else {
             return self.script_action(ref_, "click", json!({})).await;
         };
-        self.input(
-            DispatchMouseEventParams::builder()
-                .r#type(DispatchMouseEventType::MouseMoved)
-                .x(x)
-                .y(y)
-                .build(),
-        )
-        .await?;
+        self.mouse(DispatchMouseEventType::MouseMoved, (x, y), 0)
+            .await?;
         // Each press and release says which click of the run it is (`detail`).
         for count in 1..=clicks {
             for kind in [
@@ -211,6 +205,123 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// Where a person would press on the element: its centre in the viewport, scrolled to
+    /// the middle first when `scroll` ([`js::point_js`]); `None` when it has no box.
+    async fn point(&self, ref_: &Target, scroll: bool) -> Result<Option<(f64, f64)>> {
+        let json = self.eval_json(&js::point_js(&ref_.page, scroll)).await?;
+        let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        let fail = |why: &str| {
+            Err(AgentError::new(
+                Code::ActionFailed,
+                format!("{} {why}", ref_.public),
+            ))
+        };
+        match center.get("error").and_then(Value::as_str) {
+            Some("ref_not_found") => Err(AgentError::stale(&ref_.public)),
+            Some("disabled") => fail("is disabled"),
+            Some("out_of_view") => fail("is out of view once the dragged element is in view"),
+            Some(_) => Ok(None),
+            None => Ok(center["x"].as_f64().zip(center["y"].as_f64())),
+        }
+    }
+
+    /// One mouse event at `at`; `buttons` 1 while the left button is held (a move then
+    /// says so, as pointer-drag libraries check `event.buttons`).
+    async fn mouse(
+        &self,
+        kind: DispatchMouseEventType,
+        at: (f64, f64),
+        buttons: i64,
+    ) -> Result<()> {
+        let mut event = DispatchMouseEventParams::builder()
+            .r#type(kind.clone())
+            .x(at.0)
+            .y(at.1)
+            .buttons(buttons);
+        // Blink takes a move for a drag only when it names the held button too.
+        if kind != DispatchMouseEventType::MouseMoved || buttons != 0 {
+            event = event.button(MouseButton::Left);
+        }
+        if kind != DispatchMouseEventType::MouseMoved {
+            event = event.click_count(1);
+        }
+        self.input(event.build()).await
+    }
+
+    /// `drag {to}`: press on the element, move to `to`'s centre in [`DRAG_STEPS`] steps,
+    /// release there. With CDP drag interception on
+    /// ([`Input.setInterceptDrags`](https://chromedevtools.github.io/devtools-protocol/tot/Input/#method-setInterceptDrags)),
+    /// an HTML5 drag (`draggable`) that the moves start is handed back to the agent
+    /// (`Input.dragIntercepted`, with the page's drag data) and finished with
+    /// `Input.dispatchDragEvent` enter, over and drop at the target, as Puppeteer does;
+    /// otherwise the moves themselves drive pointer-event drag libraries.
+    async fn drag(&self, from: &Target, args: &Map<String, Value>) -> Result<()> {
+        let to = opt_str(args, "to")?.ok_or_else(|| {
+            AgentError::new(Code::InvalidArgs, "drag needs \"to\": the ref to drop on")
+        })?;
+        let to = self.resolve(to)?;
+        let no_box = |t: &Target| {
+            AgentError::new(
+                Code::ActionFailed,
+                format!("{} has no box to drag", t.public),
+            )
+        };
+        let start = self.point(from, true).await?.ok_or_else(|| no_box(from))?;
+        let end = self.point(&to, false).await?.ok_or_else(|| no_box(&to))?;
+        let mut intercepted = self
+            .page()
+            .event_listener::<EventDragIntercepted>()
+            .await
+            .map_err(|e| AgentError::new(Code::ActionFailed, format!("cannot watch drags: {e}")))?;
+        self.input(Ok(SetInterceptDragsParams::new(true))).await?;
+        let done = async {
+            self.mouse(DispatchMouseEventType::MouseMoved, start, 0)
+                .await?;
+            self.mouse(DispatchMouseEventType::MousePressed, start, 1)
+                .await?;
+            let mut data = None;
+            for step in 1..=DRAG_STEPS {
+                let t = f64::from(step) / f64::from(DRAG_STEPS);
+                let at = (
+                    start.0 + (end.0 - start.0) * t,
+                    start.1 + (end.1 - start.1) * t,
+                );
+                self.mouse(DispatchMouseEventType::MouseMoved, at, 1)
+                    .await?;
+                // The browser reports an HTML5 drag right after the move that starts it.
+                let wait = if step == DRAG_STEPS {
+                    DRAG_START_WAIT
+                } else {
+                    Duration::ZERO
+                };
+                if let Ok(Some(event)) = tokio::time::timeout(wait, intercepted.next()).await {
+                    data = Some(event.data.clone());
+                    break;
+                }
+            }
+            if let Some(data) = data {
+                for kind in [
+                    DispatchDragEventType::DragEnter,
+                    DispatchDragEventType::DragOver,
+                    DispatchDragEventType::Drop,
+                ] {
+                    let event = DispatchDragEventParams::builder()
+                        .r#type(kind)
+                        .x(end.0)
+                        .y(end.1)
+                        .data(data.clone());
+                    self.input(event.build()).await?;
+                }
+            }
+            self.mouse(DispatchMouseEventType::MouseReleased, end, 0)
+                .await
+        }
+        .await;
+        // Off again whatever happened: a person's later drags in an attached browser are theirs.
+        let _ = self.input(Ok(SetInterceptDragsParams::new(false))).await;
+        done
     }
 
     /// `upload`: sets the file input's files through CDP `DOM.setFileInputFiles`

@@ -36,7 +36,8 @@ impl Session {
             Call::Look { scope, viewport } => self.design_look(scope, viewport).await,
             Call::Act { ref_, op, value } => {
                 // The design's `input` is this protocol's `fill`; select takes one value or
-                // several.
+                // several; the value of a drag is the ref to drop on, an upload's its files
+                // (one path or several).
                 let op = if op == "input" {
                     "fill".to_string()
                 } else {
@@ -50,6 +51,15 @@ impl Session {
                     }
                     ("press_key", Some(key)) => {
                         args.insert("key".into(), key);
+                    }
+                    ("drag", Some(to)) => {
+                        args.insert("to".into(), to);
+                    }
+                    ("upload", Some(Value::String(file))) => {
+                        args.insert("files".into(), json!([file]));
+                    }
+                    ("upload", Some(files)) => {
+                        args.insert("files".into(), files);
                     }
                     (_, Some(value)) => {
                         args.insert("value".into(), value);
