@@ -15,7 +15,7 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 mod common;
-use common::{chromium, deals_page, folded_ref, serve};
+use common::{chromium, deals_page, folded_ref, serve, Lines};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
@@ -134,9 +134,9 @@ fn fixtures() -> String {
 struct Agent {
     child: Child,
     stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    stdout: Lines,
     next: u64,
-    profile: tempfile::TempDir,
+    profile: Option<tempfile::TempDir>,
     ready: Value,
 }
 
@@ -162,9 +162,8 @@ impl Agent {
             .spawn()
             .expect("spawn agent");
         let stdin = child.stdin.take();
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("ready line");
+        let stdout = Lines::new(child.stdout.take().expect("stdout"));
+        let line = stdout.next("the ready line").unwrap_or_default();
         let ready: Value = serde_json::from_str(&line).expect("ready is JSON");
         assert_eq!(ready["command"], "ready", "{line}");
         Some(Agent {
@@ -172,7 +171,7 @@ impl Agent {
             stdin,
             stdout,
             next: 1,
-            profile,
+            profile: Some(profile),
             ready,
         })
     }
@@ -181,8 +180,7 @@ impl Agent {
         let stdin = self.stdin.as_mut().expect("stdin");
         writeln!(stdin, "{line}").expect("write");
         stdin.flush().expect("flush");
-        let mut out = String::new();
-        self.stdout.read_line(&mut out).expect("response");
+        let out = self.stdout.next(line).unwrap_or_default();
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
     }
 
@@ -244,9 +242,34 @@ impl Agent {
     /// Closes stdin and waits for a clean exit.
     fn finish(mut self) -> TempDirCount {
         drop(self.stdin.take());
-        let status = self.child.wait().expect("wait");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the agent did not exit within 30 s of its stdin closing"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
         assert!(status.success(), "agent exit: {status}");
-        TempDirCount(self.profile)
+        TempDirCount(self.profile.take().expect("profile"))
+    }
+
+    /// The agent's browser profile folder.
+    fn profile(&self) -> &Path {
+        self.profile.as_ref().expect("profile").path()
+    }
+}
+
+/// A test that failed leaves no agent (nor, through its guard, Chromium) running.
+impl Drop for Agent {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
@@ -310,7 +333,7 @@ fn login_flow_go_look_fill_fill_click_look() {
     assert_eq!(a.ready["payload"]["mode"], "launch");
     // The launch switches reach Chromium as switches (chromiumoxide adds the dashes; given
     // with theirs, they once arrived as `----disable-gpu` and did nothing).
-    let lines = browser_command_lines(a.profile.path());
+    let lines = browser_command_lines(a.profile());
     assert!(
         lines
             .iter()
@@ -726,7 +749,7 @@ fn wait_eval_screenshot_and_bad_requests() {
 fn no_chromium_outlives_a_killed_agent() {
     let Some(mut a) = Agent::start() else { return };
     a.ok("eval", json!({"js": "1"}));
-    let profile = a.profile.path().to_path_buf();
+    let profile = a.profile().to_path_buf();
     assert!(
         browser_processes(&profile) > 0,
         "Chromium runs while the agent does"
@@ -1092,9 +1115,8 @@ fn attach_to_a_running_browser_and_leave_it_running() {
         .spawn()
         .expect("spawn agent");
     let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    stdout.read_line(&mut line).unwrap();
+    let stdout = Lines::new(child.stdout.take().unwrap());
+    let line = stdout.next("the ready line").unwrap_or_default();
     assert!(line.contains("\"mode\":\"attach\""), "{line}");
     writeln!(
         stdin,
@@ -1105,7 +1127,9 @@ fn attach_to_a_running_browser_and_leave_it_running() {
     writeln!(stdin, "{}", json!({"id": 2, "command": "look"})).unwrap();
     drop(stdin);
     let mut replies = String::new();
-    stdout.read_to_string(&mut replies).unwrap();
+    while let Some(line) = stdout.next("go and look") {
+        replies.push_str(&line);
+    }
     assert!(child.wait().unwrap().success());
     assert!(replies.contains("button \\\"Sign in\\\""), "{replies}");
     assert!(
@@ -1484,14 +1508,13 @@ fn handoff_waits_for_resume_in_the_overlay() {
         .spawn()
         .expect("spawn agent");
     let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let stdout = Lines::new(child.stdout.take().unwrap());
     let mut send = move |line: Value| {
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
     };
-    let mut read = move || {
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
+    let read = move || {
+        let line = stdout.next("a handoff answer").unwrap_or_default();
         serde_json::from_str::<Value>(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
     };
     assert_eq!(read()["command"], "ready");

@@ -1,19 +1,30 @@
 //! `agent-snapshot mcp`: JSON-RPC over stdio to the built binary.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
 
 use serde_json::{json, Value};
 
 mod common;
+use common::Lines;
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
 struct Client {
     child: Child,
     stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    stdout: Lines,
     next_id: u64,
+}
+
+/// A test that failed leaves no server (nor, through its guard, Chromium) running.
+impl Drop for Client {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 impl Client {
@@ -27,7 +38,7 @@ impl Client {
             .spawn()
             .expect("spawn");
         let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let stdout = Lines::new(child.stdout.take().expect("stdout"));
         Client {
             child,
             stdin,
@@ -60,9 +71,8 @@ impl Client {
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).expect("read");
-            assert!(n > 0, "server closed stdout while {method} was pending");
+            let line = self.stdout.next(method);
+            let line = line.unwrap_or_else(|| panic!("server closed stdout while {method} was pending"));
             let msg: Value = serde_json::from_str(&line).expect("server writes JSON lines");
             if msg["id"] == id {
                 return msg;

@@ -123,3 +123,48 @@ pub fn folded_ref(snapshot: &str, role: &str) -> String {
         .find_map(|l| Some(l.strip_prefix(&prefix)?.split(']').next()?.to_string()))
         .unwrap_or_else(|| panic!("no folded {role} in {snapshot}"))
 }
+
+/// How long a browser test waits for one answer line. Every agent command has its own
+/// limit (30 s at most), so a line that takes longer means the agent is wedged: the test
+/// fails with the request it was waiting on instead of hanging CI until its time runs out.
+pub const ANSWER_LIMIT: std::time::Duration = std::time::Duration::from_secs(75);
+
+/// A child's output read line by line on a thread of its own, so that a read can time out.
+pub struct Lines {
+    rx: std::sync::mpsc::Receiver<String>,
+}
+
+impl Lines {
+    /// Starts reading `from` (a child's stdout or stderr) until it closes.
+    pub fn new(from: impl Read + Send + 'static) -> Lines {
+        use std::io::BufRead;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = std::io::BufReader::new(from);
+            loop {
+                let mut line = String::new();
+                match reader.read_line(&mut line) {
+                    Ok(n) if n > 0 => {
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+        });
+        Lines { rx }
+    }
+
+    /// The next line, or `None` once the output closed. Panics, naming `waiting_for`, when
+    /// no line comes within [`ANSWER_LIMIT`].
+    pub fn next(&self, waiting_for: &str) -> Option<String> {
+        match self.rx.recv_timeout(ANSWER_LIMIT) {
+            Ok(line) => Some(line),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("no answer within {ANSWER_LIMIT:?} to {waiting_for}")
+            }
+        }
+    }
+}
