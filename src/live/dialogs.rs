@@ -53,9 +53,16 @@ pub struct Dialog {
 /// Dialogs answered by the policy and not reported yet, across tabs.
 pub(super) type Reported = Arc<Mutex<Vec<Dialog>>>;
 
+/// A dialog open on a tab, numbered in the order the tab opened them.
+#[derive(Debug, Clone)]
+struct Open {
+    seq: u64,
+    dialog: Dialog,
+}
+
 /// The dialog state of one tab: the open dialog (policy `Ask`), published by its listener.
 pub(super) struct DialogWatch {
-    open: watch::Sender<Option<Dialog>>,
+    open: watch::Sender<Option<Open>>,
     listener: tokio::task::JoinHandle<()>,
 }
 
@@ -88,10 +95,15 @@ impl DialogWatch {
         let tx = open.clone();
         let page = page.clone();
         let listener = tokio::spawn(async move {
+            // Dialogs opened and closed on this tab so far. One is open at a time, so the
+            // k-th closed event closes the k-th dialog; the browser may send it after the
+            // next one's opening event (the page runs on as soon as the answer lands).
+            let (mut seq, mut closed_count) = (0u64, 0u64);
             loop {
                 tokio::select! {
                     event = opening.next() => {
                         let Some(event) = event else { break };
+                        seq += 1;
                         let dialog = Dialog {
                             kind: event.r#type.as_ref().to_string(),
                             message: event.message.clone(),
@@ -99,7 +111,7 @@ impl DialogWatch {
                         };
                         let accept = match policy {
                             DialogPolicy::Ask => {
-                                tx.send_replace(Some(dialog));
+                                tx.send_replace(Some(Open { seq, dialog }));
                                 continue;
                             }
                             DialogPolicy::Accept => true,
@@ -120,7 +132,14 @@ impl DialogWatch {
                         if event.is_none() {
                             break;
                         }
-                        tx.send_replace(None);
+                        closed_count += 1;
+                        tx.send_if_modified(|open| {
+                            let gone = open.as_ref().is_some_and(|o| o.seq <= closed_count);
+                            if gone {
+                                *open = None;
+                            }
+                            gone
+                        });
                     }
                 }
             }
@@ -130,11 +149,27 @@ impl DialogWatch {
 
     /// The dialog open on this tab, if any.
     pub(super) fn open(&self) -> Option<Dialog> {
-        self.open.borrow().clone()
+        self.open.borrow().as_ref().map(|o| o.dialog.clone())
     }
 
-    fn clear(&self) {
-        self.open.send_replace(None);
+    /// The number of the dialog open on this tab, if any.
+    fn open_seq(&self) -> Option<u64> {
+        self.open.borrow().as_ref().map(|o| o.seq)
+    }
+
+    /// Forgets dialog `seq` once it is answered, unless the page opened another since: the
+    /// browser's closed event may come after the answer returns (then this makes the next
+    /// command see the page free at once), and the page's next dialog may come before it
+    /// (`alert('one'); alert('two')`: clearing that one would leave every later wait on a
+    /// page the dialog blocks).
+    fn answered(&self, seq: u64) {
+        self.open.send_if_modified(|open| {
+            let same = open.as_ref().is_some_and(|o| o.seq == seq);
+            if same {
+                *open = None;
+            }
+            same
+        });
     }
 }
 
@@ -157,15 +192,15 @@ impl Session {
     pub(super) async fn guarded<T>(&self, work: impl Future<Output = Result<T>>) -> Result<T> {
         let mut rx = self.tab().dialogs.open.subscribe();
         let now = rx.borrow_and_update().clone();
-        if let Some(dialog) = now {
-            return Err(dialog_open(&dialog));
+        if let Some(open) = now {
+            return Err(dialog_open(&open.dialog));
         }
         let opened = async {
             let dialog = rx
                 .wait_for(Option::is_some)
                 .await
                 .ok()
-                .and_then(|d| d.clone());
+                .and_then(|o| o.as_ref().map(|o| o.dialog.clone()));
             match dialog {
                 Some(dialog) => dialog,
                 // The listener ended (the tab closed): only the work can answer.
@@ -214,7 +249,7 @@ impl Session {
             )
         })?;
         let text = opt_str(args, "text")?.map(str::to_string);
-        let Some(open) = self.open_dialog() else {
+        let (Some(open), Some(seq)) = (self.open_dialog(), self.tab().dialogs.open_seq()) else {
             return Err(AgentError::new(
                 Code::NotFound,
                 "no dialog is open on this tab",
@@ -237,8 +272,8 @@ impl Session {
                 ))
             }
         }
-        // The closed event follows; the page runs on from here.
-        self.tab().dialogs.clear();
+        // The closed event follows; the page runs on from here (and may open the next).
+        self.tab().dialogs.answered(seq);
         let before = self.tab_mut().before_dialog.take();
         let mut done = self.after_action(before.as_ref()).await?;
         if let Some(map) = done.as_object_mut() {

@@ -220,15 +220,23 @@ impl Session {
         self.eval_json(expr).await
     }
 
+    /// The page's URL and title, from the page; from the browser when a dialog opens
+    /// meanwhile (reading the title waits for the page, which the dialog blocks).
     pub(super) async fn url_title(&self) -> (String, String) {
-        let url = self.page().url().await.ok().flatten().unwrap_or_default();
-        let title = self
-            .page()
-            .get_title()
-            .await
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        (url, title)
+        let read = async {
+            let url = self.page().url().await.ok().flatten().unwrap_or_default();
+            let title = self
+                .page()
+                .get_title()
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            Ok((url, title))
+        };
+        match self.guarded(read).await {
+            Ok(found) => found,
+            Err(_) => self.target_url_title().await,
+        }
     }
 }
