@@ -562,7 +562,8 @@ async fn shadow_roots_and_frames_get_refs_that_act() {
         parse_query_result(&eval(&page, &query_js(&coupon, "text", 100)).await).expect("query");
     assert!(frame_text.value.contains("Applied"), "{frame_text:?}");
 
-    // The cross-origin frame: its node, no content (the agent fills it in through CDP).
+    // The cross-origin frame: its node, no content (out of the script's reach; the agent does
+    // not walk it yet: docs/node-tree.md).
     let terms = find_ref(&tree.tree, "iframe", "Terms");
     let node = find_node(&tree.tree, &terms);
     assert!(node.children.is_empty(), "{node:?}");
