@@ -309,6 +309,25 @@ pub fn ref_exists_js(ref_: &str) -> String {
     format!("!!{}", ref_element_js(ref_))
 }
 
+/// The expression that evaluates to whether `text` shows on the page: in the body's
+/// rendered text, or in that of an open shadow root or a same-origin frame (where a
+/// component or a frame puts its answer; `innerText` stops at those boundaries). Nested
+/// roots and frames are searched 8 deep at most. The text is JSON-encoded, never pasted.
+pub fn text_shown_js(text: &str) -> String {
+    format!(
+        "(t => {{ const inside = (root, depth) => {{ \
+         const tops = root.body ? [root.body] : root.children ? [...root.children] : []; \
+         if (tops.some(e => (e.innerText || '').includes(t))) return true; \
+         if (depth >= 8) return false; \
+         for (const el of root.querySelectorAll ? root.querySelectorAll('*') : []) {{ \
+         if (el.shadowRoot && inside(el.shadowRoot, depth + 1)) return true; \
+         let d = null; if (el.tagName === 'IFRAME') try {{ d = el.contentDocument; }} catch (e) {{}} \
+         if (d && inside(d, depth + 1)) return true; }} \
+         return false; }}; return inside(document, 0); }})({})",
+        js_literal(text)
+    )
+}
+
 /// The element the last snapshot gave `ref_`, or null: the script's `find`, which also
 /// reaches into shadow roots and same-origin frames (a selector would not).
 pub fn ref_element_js(ref_: &str) -> String {

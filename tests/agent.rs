@@ -123,6 +123,10 @@ fn fixtures() -> String {
     pages.insert("/tall.html", TALL.to_string());
     pages.insert("/corner.html", CORNER.to_string());
     pages.insert("/deals.html", deals_page());
+    pages.insert(
+        "/components.html",
+        include_str!("../corpus/components.html").to_string(),
+    );
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
     pages.insert(
         "/shop.html",
@@ -678,6 +682,74 @@ fn look_formats_list_and_json_match_offline() {
     assert!(parsed.to_string().contains("Footer 1"), "{parsed}");
     let (code, message) = a.err("look", json!({"format": "yaml"}));
     assert_eq!(code, "INVALID_ARGS", "{message}");
+    a.finish();
+}
+
+/// A web component's sign-in form (a declarative open shadow root, and one attached by
+/// script) and a same-origin frame's coupon form: their elements have the page's refs, and
+/// `act`, `query` and `wait` work on them in both formats, as on any other element.
+#[test]
+fn shadow_roots_and_same_origin_frames_are_looked_at_and_acted_on() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/components.html")}));
+    a.ok(
+        "eval",
+        json!({"js": "document.body.append(Object.assign(document.createElement('div'), {id: 'imp'})); \
+                      imp.attachShadow({mode: 'open'}).innerHTML = \
+                      '<button onclick=\"this.textContent = 2\">Imperative</button>'; 1"}),
+    );
+    let look = a.ok("look", json!({}));
+    let text = look["snapshot"].as_str().unwrap();
+    assert!(!text.contains("SECRET"), "{text}");
+    assert!(text.contains("- iframe \"Coupon\" [ref="), "{text}");
+    let email = ref_of(&look, "textbox", "E-mail");
+    a.ok(
+        "act",
+        json!({"ref": email, "op": "fill", "value": "a@b.example"}),
+    );
+    assert_eq!(
+        a.ok("query", json!({"ref": email, "kind": "value"}))["value"],
+        "a@b.example"
+    );
+    a.ok(
+        "act",
+        json!({"ref": ref_of(&look, "button", "Sign in now"), "op": "click"}),
+    );
+    a.ok(
+        "act",
+        json!({"ref": ref_of(&look, "button", "Imperative"), "op": "click"}),
+    );
+    // In the frame: fill its field, click its button with a real mouse event.
+    let code = ref_of(&look, "textbox", "Code");
+    a.ok("act", json!({"ref": code, "op": "fill", "value": "SAVE10"}));
+    a.ok(
+        "act",
+        json!({"ref": ref_of(&look, "button", "Apply"), "op": "click"}),
+    );
+    a.ok("wait", json!({"text": "Applied", "timeout_ms": 3000}));
+    let coupon = ref_of(&look, "iframe", "Coupon");
+    let q = a.ok("query", json!({"ref": coupon, "kind": "text"}));
+    assert!(q["value"].as_str().unwrap().contains("Applied"), "{q}");
+    let after = a.ok("look", json!({}));
+    for name in ["Signed in", "2", "Applied"] {
+        ref_of(&after, "button", name);
+    }
+    assert_eq!(
+        a.ok(
+            "query",
+            json!({"ref": ref_of(&after, "textbox", "Code"), "kind": "value"})
+        )["value"],
+        "SAVE10"
+    );
+    // The design's format reaches the same elements.
+    let look = a.eval_ok("agent.look({viewport: false})");
+    let email = tree_ref(&look, "textbox", "E-mail");
+    a.eval_ok(&format!("agent.act('{email}', 'fill', 'c@d.example')"));
+    assert_eq!(
+        a.ok("eval", json!({"js": "document.querySelector('sign-in').shadowRoot.querySelector('input').value"}))["value"],
+        "c@d.example"
+    );
     a.finish();
 }
 

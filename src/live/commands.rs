@@ -196,10 +196,7 @@ impl Session {
             opt_str(args, "js")?,
         ) {
             (Some(r), None, None) => js::ref_exists_js(&self.resolve(r)?.page),
-            (None, Some(t), None) => format!(
-                "!!document.body && document.body.innerText.includes({})",
-                js::js_literal(t)
-            ),
+            (None, Some(t), None) => js::text_shown_js(t),
             (None, None, Some(code)) => format!("!!({code})"),
             _ => {
                 return Err(AgentError::new(
