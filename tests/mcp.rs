@@ -228,6 +228,51 @@ fn ref_in(snapshot: &str, needle: &str) -> String {
         .to_string()
 }
 
+/// `mcp --live` on a web component's form (a declarative shadow root) and a same-origin
+/// frame's form: the web_* tools reach both, as the agent protocol does.
+#[test]
+fn live_tools_reach_shadow_roots_and_frames() {
+    let Some(browser) = common::chromium() else {
+        return;
+    };
+    let mut pages = std::collections::HashMap::new();
+    pages.insert(
+        "/components.html",
+        include_str!("../corpus/components.html").to_string(),
+    );
+    let base = common::serve(pages);
+    let url = format!("{base}/components.html");
+    let mut c = Client::start(&[
+        "--live".as_ref(),
+        "--headless".as_ref(),
+        "--browser".as_ref(),
+        browser.as_os_str(),
+        "--start-url".as_ref(),
+        std::ffi::OsStr::new(&url),
+    ]);
+    c.initialize();
+    let snap = c.call("web_snapshot", json!({}));
+    let snap_text = text(&snap).to_string();
+    assert!(!snap_text.contains("SECRET"), "{snap_text}");
+    let email = ref_in(&snap_text, "textbox \"E-mail\"");
+    let fill = c.call("web_fill", json!({"ref": email, "value": "a@b.example"}));
+    assert_ne!(fill["isError"], true, "{fill}");
+    assert_eq!(
+        text(&c.call("web_get_value", json!({"ref": email}))),
+        "a@b.example"
+    );
+    let apply = c.call(
+        "web_click",
+        json!({"ref": ref_in(&snap_text, "button \"Apply\"")}),
+    );
+    assert_ne!(apply["isError"], true, "{apply}");
+    let coupon = ref_in(&snap_text, "iframe \"Coupon\"");
+    let frame = c.call("web_get_text", json!({"ref": coupon, "limit": null}));
+    assert!(text(&frame).contains("Applied"), "{frame}");
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
+}
+
 /// `mcp --live`: the web_* tools drive a real Chromium. Skipped where Chromium is absent.
 #[test]
 fn live_tools_drive_chromium() {
