@@ -422,6 +422,9 @@ const COVER: f32 = 0.4;
 /// A run of cards has this many at least, each with this much text.
 const MIN_CARDS: u32 = 4;
 const MIN_CARD_TEXT: u32 = 20;
+/// The share of the page's visible text the largest text region's every step down holds
+/// (`Page::largest_text_region`).
+const REGION_SHARE: f32 = 0.6;
 /// Ancestors a paragraph's score reaches.
 const SCORE_ANCESTORS: usize = 5;
 
@@ -991,6 +994,35 @@ impl<'a> Page<'a> {
             }
         }
         best
+    }
+
+    /// The largest region of visible text: from the body down, into the child element
+    /// holding `REGION_SHARE` of the page's text while there is one (the page's one big
+    /// column, below its unmarked header and footer). The fallback when the scored content
+    /// keeps next to nothing of a page that has text (`content::find`).
+    pub(crate) fn largest_text_region(&self) -> Option<NodeId> {
+        let total = self.agg[self.body.index()].text;
+        if total == 0 {
+            return None;
+        }
+        let mut current = self.body;
+        loop {
+            let biggest = self
+                .dom
+                .children(current)
+                .filter(|&c| {
+                    self.dom.element(c).is_some()
+                        && !self.not_shown(c)
+                        && !(self.strict && self.flags[c.index()] & UNLIKELY != 0)
+                })
+                .max_by_key(|&c| self.agg[c.index()].text);
+            match biggest {
+                Some(c) if self.agg[c.index()].text as f32 >= REGION_SHARE * total as f32 => {
+                    current = c;
+                }
+                _ => return Some(current),
+            }
+        }
     }
 
     fn parent_element(&self, id: NodeId) -> Option<NodeId> {
