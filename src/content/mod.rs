@@ -27,6 +27,7 @@
 //! dialogs. A node the pass did not look at is never read by any path.
 
 mod page;
+mod structured;
 
 pub(crate) use page::{heading_level, is_block, Page};
 
@@ -73,7 +74,64 @@ const RELAXED_BELOW: usize = 2_000;
 /// newsletter box). web2025: collection F1 0.372 -> 0.410, listing 0.597 -> 0.637, the
 /// reading set unchanged.
 pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
-    let (strict, kept, cards, _) = attempt(dom, index, true);
+    let (strict, kept, cards, product) = attempt(dom, index, true);
+    let chosen = choose(dom, index, strict, kept, cards);
+    match product.map(|(p, _)| p) {
+        Some(product) => settle(dom, chosen, product),
+        None => chosen,
+    }
+}
+
+/// The region the page's structured data names as its product, as a sanity check of the one
+/// chosen: a choice beside it (the reviews, a recommendations strip) gives way to the element
+/// holding both, or to the product alone when only the body holds both. A choice that holds
+/// the product, or is part of it, stays.
+fn settle(dom: &Dom, chosen: MainContent, product: NodeId) -> MainContent {
+    let holds = |anc: NodeId, id: NodeId| anc == id || dom.ancestors(id).any(|(a, _)| a == anc);
+    let Some(top) = chosen.top else {
+        return MainContent {
+            strict: false,
+            top: Some(product),
+            parts: vec![product],
+        };
+    };
+    if chosen.parts.iter().any(|&p| holds(p, product)) || holds(product, top) {
+        return chosen;
+    }
+    let body = dom.body();
+    let both = structured::common_ancestor(dom, top, product)
+        .filter(|&c| Some(c) != body && Some(c) != dom.document_element());
+    let parts = match both {
+        Some(both) => vec![both],
+        // Only the body holds both: the product, then what was chosen (its description or
+        // reviews, further down), or the other way round, as the page has them.
+        None => {
+            let mut parts = chosen.parts;
+            let at = parts
+                .iter()
+                .position(|&p| structured::precedes(dom, product, p))
+                .unwrap_or(parts.len());
+            parts.insert(at, product);
+            parts
+        }
+    };
+    MainContent {
+        // The product region is read as it stands: its specifications are link-dense and
+        // image-dense, which the strict cleaning takes.
+        strict: false,
+        top: Some(both.unwrap_or(product)),
+        parts,
+    }
+}
+
+/// The prose extraction, the relaxed one, the cards and the largest text region compared.
+fn choose(
+    dom: &Dom,
+    index: &Index,
+    strict: MainContent,
+    kept: usize,
+    cards: Option<(NodeId, u32)>,
+) -> MainContent {
     let listing = |kept: usize| {
         cards
             .filter(|&(_, text)| text as usize > 2 * kept)
@@ -141,7 +199,7 @@ fn attempt(
         None
     };
     let region = if strict {
-        None
+        structured::product_region(&page).map(|p| (p, 0))
     } else {
         page.largest_text_region()
             .map(|r| (r, page.agg[r.index()].text))

@@ -8,6 +8,7 @@
 
 use html5ever::{local_name, LocalName};
 
+use super::structured::{is_json_ld, is_microdata_product};
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
@@ -93,6 +94,12 @@ pub(crate) struct Page<'a> {
     /// Whether unlikely-by-class subtrees were left out and class weights applied.
     pub strict: bool,
     pub body: NodeId,
+    /// JSON-LD scripts (read for where the page's product is, never output).
+    pub json_ld: Vec<NodeId>,
+    /// Shown microdata products (`itemtype=…/Product`), in document order.
+    pub microdata_products: Vec<NodeId>,
+    /// Shown `h1` elements, in document order.
+    pub h1s: Vec<NodeId>,
 }
 
 /// Elements that end a run of inline content (Readability's `DIV_TO_P_ELEMS` and the other
@@ -380,6 +387,16 @@ fn is_main_hint(el: Element<'_>) -> bool {
             .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
 }
 
+/// Whether microdata names the element a post's or an article's author (`itemprop=author`
+/// or `creator`): a forum post's author pane is a link or two and a join date, which the
+/// conditional cleaning takes for a link list, but a thread is its posts with their authors.
+fn is_author(el: Element<'_>) -> bool {
+    el.attr(&LocalName::from("itemprop")).is_some_and(|v| {
+        v.split_ascii_whitespace()
+            .any(|t| t.eq_ignore_ascii_case("author") || t.eq_ignore_ascii_case("creator"))
+    })
+}
+
 /// Characters and commas of a text run as it renders (whitespace runs count one).
 fn measure(s: &str) -> (u32, u32) {
     let mut chars = 0u32;
@@ -449,6 +466,9 @@ impl<'a> Page<'a> {
             candidates: Vec::new(),
             strict,
             body,
+            json_ld: Vec::new(),
+            microdata_products: Vec::new(),
+            h1s: Vec::new(),
         };
         page.pass();
         page
@@ -462,6 +482,7 @@ impl<'a> Page<'a> {
         let mut stack: Vec<(NodeId, bool, bool)> = vec![(NodeId::DOCUMENT, false, false)];
         let mut next_order = 0u32;
         let mut hints = HintCache::default();
+        let itemtype = LocalName::from("itemtype");
         while let Some((id, leaving, vis)) = stack.pop() {
             let i = id.index();
             if leaving {
@@ -489,6 +510,15 @@ impl<'a> Page<'a> {
                     let el = dom.element_of(data);
                     let Some(vis) = shown(self.styles, id, el, vis) else {
                         self.flags[i] |= HIDDEN;
+                        // Never shown, but the page's word on what it is about.
+                        if is_json_ld(el) {
+                            self.json_ld.push(id);
+                        } else if el.is_html(&local_name!("head")) {
+                            self.json_ld.extend(
+                                dom.descendants(id)
+                                    .filter(|&d| dom.element(d).is_some_and(is_json_ld)),
+                            );
+                        }
                         continue;
                     };
                     self.flags[i] |= VISITED;
@@ -501,6 +531,9 @@ impl<'a> Page<'a> {
                         // Still numbered, so that a ref inside resolves to a position.
                         self.number_subtree(id, &mut next_order);
                         continue;
+                    }
+                    if is_microdata_product(el, &itemtype) {
+                        self.microdata_products.push(id);
                     }
                     let h = hints.element(el);
                     self.weight[i] = h.weight;
@@ -589,8 +622,11 @@ impl<'a> Page<'a> {
                 local_name!("li") => a.items += 1,
                 _ => {}
             }
-            if heading_level(el).is_some() {
+            if let Some(level) = heading_level(el) {
                 a.heading_text = a.text;
+                if level == 1 && self.flags[i] & VIS_HIDDEN == 0 {
+                    self.h1s.push(id);
+                }
             }
         }
         self.agg[i] = a;
@@ -763,7 +799,7 @@ impl<'a> Page<'a> {
                 local_name!("table") => self.index.is_layout_table(id),
                 _ => false,
             };
-        conditional && self.cleaned_conditionally(id, el, in_figure)
+        conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)
     }
 
     /// Readability's `_cleanConditionally`: a container that looks like a link list, an
@@ -1032,7 +1068,7 @@ impl<'a> Page<'a> {
             .filter(|&p| self.dom.element(p).is_some())
     }
 
-    fn is_ancestor(&self, anc: NodeId, mut id: NodeId) -> bool {
+    pub(crate) fn is_ancestor(&self, anc: NodeId, mut id: NodeId) -> bool {
         while let Some(p) = self.dom.node(id).parent {
             if p == anc {
                 return true;
