@@ -88,9 +88,10 @@ const RELAXED_BELOW: usize = 2_000;
 /// newsletter box). web2025: collection F1 0.372 -> 0.410, listing 0.597 -> 0.637, the
 /// reading set unchanged.
 pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
-    let (strict, kept, cards, product) = attempt(dom, index, true);
-    let chosen = choose(dom, index, strict, kept, cards);
-    match product.map(|(p, _)| p) {
+    let first = attempt(dom, index, true);
+    let product = first.product;
+    let chosen = choose(dom, index, first);
+    match product {
         Some(product) => settle(dom, chosen, product),
         None => chosen,
     }
@@ -139,13 +140,13 @@ fn settle(dom: &Dom, chosen: MainContent, product: NodeId) -> MainContent {
 }
 
 /// The prose extraction, the relaxed one, the cards and the largest text region compared.
-fn choose(
-    dom: &Dom,
-    index: &Index,
-    strict: MainContent,
-    kept: usize,
-    cards: Option<(NodeId, u32)>,
-) -> MainContent {
+fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
+    let Attempt {
+        content: strict,
+        kept,
+        cards,
+        ..
+    } = first;
     let listing = |kept: usize| {
         cards
             .filter(|&(_, text)| text as usize > 2 * kept)
@@ -158,7 +159,12 @@ fn choose(
     if kept >= RELAXED_BELOW {
         return listing(kept).unwrap_or(strict);
     }
-    let (relaxed, relaxed_kept, _, region) = attempt(dom, index, false);
+    let Attempt {
+        content: relaxed,
+        kept: relaxed_kept,
+        region,
+        ..
+    } = attempt(dom, index, false);
     let (best, kept) = if relaxed_kept > 2 * kept {
         (relaxed, relaxed_kept)
     } else {
@@ -191,17 +197,20 @@ fn choose(
 const TINY: usize = RELAXED_BELOW;
 const FALLBACK_RATIO: usize = 5;
 
-/// One extraction and the characters it keeps.
-fn attempt(
-    dom: &Dom,
-    index: &Index,
-    strict: bool,
-) -> (
-    MainContent,
-    usize,
-    Option<(NodeId, u32)>,
-    Option<(NodeId, u32)>,
-) {
+/// One extraction and what the comparisons need of its measured page.
+struct Attempt {
+    content: MainContent,
+    /// Characters the extraction keeps after cleaning.
+    kept: usize,
+    /// The largest card run and its text (strict attempt only).
+    cards: Option<(NodeId, u32)>,
+    /// The structured data's product region (strict attempt only).
+    product: Option<NodeId>,
+    /// The largest text region and its text (relaxed attempt only).
+    region: Option<(NodeId, u32)>,
+}
+
+fn attempt(dom: &Dom, index: &Index, strict: bool) -> Attempt {
     let page = Page::measure(dom, index, strict);
     let (top, parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
@@ -209,16 +218,23 @@ fn attempt(
         None => (None, vec![page.body]),
     };
     let kept = page.kept_chars(&parts);
-    let cards = if strict {
-        page.largest_card_run()
+    let (cards, product, region) = if strict {
+        (
+            page.largest_card_run(),
+            structured::product_region(&page),
+            None,
+        )
     } else {
-        None
+        let region = page
+            .largest_text_region()
+            .map(|r| (r, page.agg[r.index()].text));
+        (None, None, region)
     };
-    let region = if strict {
-        structured::product_region(&page).map(|p| (p, 0))
-    } else {
-        page.largest_text_region()
-            .map(|r| (r, page.agg[r.index()].text))
-    };
-    (MainContent { strict, top, parts }, kept, cards, region)
+    Attempt {
+        content: MainContent { strict, top, parts },
+        kept,
+        cards,
+        product,
+        region,
+    }
 }
