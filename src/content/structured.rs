@@ -106,24 +106,37 @@ fn json_ld_product(dom: &Dom, scripts: &[NodeId]) -> Option<Product> {
 }
 
 /// The description's first words as they would render: tags a shop left in it dropped,
-/// whitespace collapsed, `KEY_CHARS` at most.
-fn key_of(description: &str) -> Option<String> {
+/// whitespace collapsed, `KEY_CHARS` at most. Then the same of its first line alone, when
+/// that differs: a description's first line is often a heading of its own on the page
+/// ("REDEFINING YOUR POTENTIAL" above the paragraph), so the two never meet in one text.
+fn keys_of(description: &str) -> Vec<String> {
     let mut plain = String::new();
     let mut in_tag = false;
     for c in description.chars() {
         match c {
             '<' => {
                 in_tag = true;
-                plain.push(' ');
+                plain.push('\n');
             }
             '>' if in_tag => in_tag = false,
             _ if !in_tag => plain.push(c),
             _ => {}
         }
     }
-    let plain = crate::text::normalize(&plain);
-    let key: String = plain.chars().take(KEY_CHARS).collect();
-    (key.chars().count() >= MIN_KEY_CHARS).then_some(key)
+    let key = |s: &str| -> Option<String> {
+        let key: String = crate::text::normalize(s).chars().take(KEY_CHARS).collect();
+        (key.chars().count() >= MIN_KEY_CHARS).then_some(key)
+    };
+    let mut keys: Vec<String> = key(&plain).into_iter().collect();
+    let first_line = plain
+        .split(['\n', '\r'])
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if let Some(line) = key(first_line).filter(|k| !keys.contains(k)) {
+        keys.push(line);
+    }
+    keys
 }
 
 /// The shown text node holding `key`, first in document order.
@@ -170,8 +183,9 @@ fn product_element(page: &Page<'_>) -> Option<NodeId> {
     }
     let dom = page.dom;
     let product = json_ld_product(dom, &page.json_ld)?;
-    let key = key_of(product.description.as_deref()?)?;
-    let description = find_text(page, &key)?;
+    let description = keys_of(product.description.as_deref()?)
+        .iter()
+        .find_map(|key| find_text(page, key))?;
     let name = product.name.as_deref()?;
     let heading = page.h1s.iter().copied().find(|&h| {
         let mut text = String::new();
@@ -227,10 +241,20 @@ mod tests {
     #[test]
     fn the_key_is_the_description_start_without_tags() {
         assert_eq!(
-            key_of("<p>Hand-thrown  stoneware mug, glazed\nin blue.</p>").as_deref(),
-            Some("Hand-thrown stoneware mug, glazed in blu")
+            keys_of("<p>Hand-thrown  stoneware mug, glazed\nin blue.</p>"),
+            [
+                "Hand-thrown stoneware mug, glazed in blu",
+                "Hand-thrown stoneware mug, glazed"
+            ]
         );
-        assert_eq!(key_of("Short."), None);
+        assert_eq!(
+            keys_of("REDEFINING YOUR POTENTIAL\nThe Arrival T-Shirt is your admission"),
+            [
+                "REDEFINING YOUR POTENTIAL The Arrival T-",
+                "REDEFINING YOUR POTENTIAL"
+            ]
+        );
+        assert!(keys_of("Short.").is_empty());
     }
 
     #[test]
