@@ -72,8 +72,7 @@ impl Client {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
             let line = self.stdout.next(method);
-            let line =
-                line.unwrap_or_else(|| panic!("server closed stdout while {method} was pending"));
+            let line = line.unwrap_or_else(|| panic!("server closed stdout while {method} was pending"));
             let msg: Value = serde_json::from_str(&line).expect("server writes JSON lines");
             if msg["id"] == id {
                 return msg;
