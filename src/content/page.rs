@@ -8,6 +8,7 @@
 
 use html5ever::{local_name, LocalName};
 
+use super::structured::{is_json_ld, is_microdata_product};
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
@@ -93,6 +94,12 @@ pub(crate) struct Page<'a> {
     /// Whether unlikely-by-class subtrees were left out and class weights applied.
     pub strict: bool,
     pub body: NodeId,
+    /// JSON-LD scripts (read for where the page's product is, never output).
+    pub json_ld: Vec<NodeId>,
+    /// Shown microdata products (`itemtype=…/Product`), in document order.
+    pub microdata_products: Vec<NodeId>,
+    /// Shown `h1` elements, in document order.
+    pub h1s: Vec<NodeId>,
 }
 
 /// Elements that end a run of inline content (Readability's `DIV_TO_P_ELEMS` and the other
@@ -380,6 +387,16 @@ fn is_main_hint(el: Element<'_>) -> bool {
             .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
 }
 
+/// Whether microdata names the element a post's or an article's author (`itemprop=author`
+/// or `creator`): a forum post's author pane is a link or two and a join date, which the
+/// conditional cleaning takes for a link list, but a thread is its posts with their authors.
+fn is_author(el: Element<'_>) -> bool {
+    el.attr(&LocalName::from("itemprop")).is_some_and(|v| {
+        v.split_ascii_whitespace()
+            .any(|t| t.eq_ignore_ascii_case("author") || t.eq_ignore_ascii_case("creator"))
+    })
+}
+
 /// Characters and commas of a text run as it renders (whitespace runs count one).
 fn measure(s: &str) -> (u32, u32) {
     let mut chars = 0u32;
@@ -422,6 +439,9 @@ const COVER: f32 = 0.4;
 /// A run of cards has this many at least, each with this much text.
 const MIN_CARDS: u32 = 4;
 const MIN_CARD_TEXT: u32 = 20;
+/// The share of the page's visible text the largest text region's every step down holds
+/// (`Page::largest_text_region`).
+const REGION_SHARE: f32 = 0.6;
 /// Ancestors a paragraph's score reaches.
 const SCORE_ANCESTORS: usize = 5;
 
@@ -446,6 +466,9 @@ impl<'a> Page<'a> {
             candidates: Vec::new(),
             strict,
             body,
+            json_ld: Vec::new(),
+            microdata_products: Vec::new(),
+            h1s: Vec::new(),
         };
         page.pass();
         page
@@ -459,6 +482,7 @@ impl<'a> Page<'a> {
         let mut stack: Vec<(NodeId, bool, bool)> = vec![(NodeId::DOCUMENT, false, false)];
         let mut next_order = 0u32;
         let mut hints = HintCache::default();
+        let itemtype = LocalName::from("itemtype");
         while let Some((id, leaving, vis)) = stack.pop() {
             let i = id.index();
             if leaving {
@@ -486,6 +510,15 @@ impl<'a> Page<'a> {
                     let el = dom.element_of(data);
                     let Some(vis) = shown(self.styles, id, el, vis) else {
                         self.flags[i] |= HIDDEN;
+                        // Never shown, but the page's word on what it is about.
+                        if is_json_ld(el) {
+                            self.json_ld.push(id);
+                        } else if el.is_html(&local_name!("head")) {
+                            self.json_ld.extend(
+                                dom.descendants(id)
+                                    .filter(|&d| dom.element(d).is_some_and(is_json_ld)),
+                            );
+                        }
                         continue;
                     };
                     self.flags[i] |= VISITED;
@@ -498,6 +531,9 @@ impl<'a> Page<'a> {
                         // Still numbered, so that a ref inside resolves to a position.
                         self.number_subtree(id, &mut next_order);
                         continue;
+                    }
+                    if is_microdata_product(el, &itemtype) {
+                        self.microdata_products.push(id);
                     }
                     let h = hints.element(el);
                     self.weight[i] = h.weight;
@@ -586,8 +622,11 @@ impl<'a> Page<'a> {
                 local_name!("li") => a.items += 1,
                 _ => {}
             }
-            if heading_level(el).is_some() {
+            if let Some(level) = heading_level(el) {
                 a.heading_text = a.text;
+                if level == 1 && self.flags[i] & VIS_HIDDEN == 0 {
+                    self.h1s.push(id);
+                }
             }
         }
         self.agg[i] = a;
@@ -760,7 +799,7 @@ impl<'a> Page<'a> {
                 local_name!("table") => self.index.is_layout_table(id),
                 _ => false,
             };
-        conditional && self.cleaned_conditionally(id, el, in_figure)
+        conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)
     }
 
     /// Readability's `_cleanConditionally`: a container that looks like a link list, an
@@ -993,6 +1032,35 @@ impl<'a> Page<'a> {
         best
     }
 
+    /// The largest region of visible text: from the body down, into the child element
+    /// holding `REGION_SHARE` of the page's text while there is one (the page's one big
+    /// column, below its unmarked header and footer). The fallback when the scored content
+    /// keeps next to nothing of a page that has text (`content::find`).
+    pub(crate) fn largest_text_region(&self) -> Option<NodeId> {
+        let total = self.agg[self.body.index()].text;
+        if total == 0 {
+            return None;
+        }
+        let mut current = self.body;
+        loop {
+            let biggest = self
+                .dom
+                .children(current)
+                .filter(|&c| {
+                    self.dom.element(c).is_some()
+                        && !self.not_shown(c)
+                        && !(self.strict && self.flags[c.index()] & UNLIKELY != 0)
+                })
+                .max_by_key(|&c| self.agg[c.index()].text);
+            match biggest {
+                Some(c) if self.agg[c.index()].text as f32 >= REGION_SHARE * total as f32 => {
+                    current = c;
+                }
+                _ => return Some(current),
+            }
+        }
+    }
+
     fn parent_element(&self, id: NodeId) -> Option<NodeId> {
         self.dom
             .node(id)
@@ -1000,7 +1068,7 @@ impl<'a> Page<'a> {
             .filter(|&p| self.dom.element(p).is_some())
     }
 
-    fn is_ancestor(&self, anc: NodeId, mut id: NodeId) -> bool {
+    pub(crate) fn is_ancestor(&self, anc: NodeId, mut id: NodeId) -> bool {
         while let Some(p) = self.dom.node(id).parent {
             if p == anc {
                 return true;

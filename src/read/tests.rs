@@ -374,3 +374,111 @@ fn the_header_names_the_page_unless_the_headline_does() {
         "{outside}"
     );
 }
+
+/// A product page: the JSON-LD `Product` names the product and starts its description; the
+/// reviews beside it hold most of the prose and win the scoring. The product (name, price,
+/// description, specifications) is read first, the reviews after it; the JSON-LD text never.
+#[test]
+fn structured_data_puts_the_product_beside_its_reviews() {
+    let description = "Hand-thrown stoneware mug with a speckled glaze, fired twice for a \
+                       glassy finish that keeps coffee warm. Each mug is unique.";
+    let reviews = format!("<p>{PROSE}</p>").repeat(6);
+    let page = |json_ld: &str| {
+        format!(
+            "<html><head>{json_ld}</head><body>\
+             <div id=product><h1>Speckled Stoneware Mug</h1><div>$32.00</div><div>In stock</div>\
+             <div>{description}</div>\
+             <dl><dt>Capacity</dt><dd>350 ml</dd><dt>Height</dt><dd>9 cm</dd></dl>\
+             <div><a href=/cart>Add to cart</a></div></div>\
+             <section id=reviews><h2>Reviews</h2>{reviews}</section></body></html>"
+        )
+    };
+    let json_ld = format!(
+        "<script type=application/ld+json>{{\"@context\":\"https://schema.org\",\
+         \"@type\":\"Product\",\"name\":\"Speckled Stoneware Mug\",\
+         \"description\":\"{description}\",\"sku\":\"LD-ONLY-SKU-777\"}}</script>"
+    );
+    // Without structured data the reviews alone are read: the check below can fail.
+    let plain = read(&page(""));
+    assert!(!plain.contains("Hand-thrown"), "{plain}");
+    let text = read(&page(&json_ld));
+    let name = text.find("Speckled Stoneware Mug").expect(&text);
+    let desc = text.find("Hand-thrown stoneware mug").expect("description");
+    let specs = text.find("350 ml").expect("specifications");
+    let review = text.find("This paragraph is long enough").expect("reviews");
+    assert!(name < desc && desc < specs && specs < review, "{text}");
+    assert!(text.contains("$32.00"), "{text}");
+    assert!(
+        !text.contains("LD-ONLY-SKU"),
+        "JSON-LD is never output: {text}"
+    );
+}
+
+/// The scored content keeps one line (a newsletter box) of a page whose text sits in a
+/// column of short lines after a footer script: the largest visible text region is read, and
+/// the script's text is not.
+#[test]
+fn a_page_of_short_lines_reads_its_largest_text_region() {
+    let items: String = (1..=30)
+        .map(|i| format!("<div><div>Oak table no. {i}, 120 cm</div><div>${i}00</div></div>"))
+        .collect();
+    let html = format!(
+        "<body><div id=news><p>Sign up for our newsletter and get the latest deals every \
+         week.</p></div><footer>Shop footer</footer>\
+         <script>document.write('SCRIPT TEXT MUST NOT SHOW')</script>\
+         <div id=late>{items}</div></body>"
+    );
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let main = doc.main_content().and_then(|id| doc.dom().element(id));
+    assert_eq!(
+        main.and_then(|e| e.attr(&html5ever::local_name!("id"))),
+        Some("late")
+    );
+    let text = doc.read(&ReadOptions::default()).expect("read").text;
+    assert!(text.contains("Oak table no. 1, 120 cm"), "{text}");
+    assert!(text.contains("Oak table no. 30, 120 cm"), "{text}");
+    assert!(!text.contains("SCRIPT TEXT"), "{text}");
+    assert!(!text.contains("Shop footer"), "{text}");
+}
+
+/// A forum thread of three posts marked with microdata: every post is read in order, each
+/// with its author and date, after the thread's title.
+#[test]
+fn a_forum_thread_reads_every_post_with_author_and_date() {
+    let post = |n: u32, author: &str, day: u32| {
+        format!(
+            "<article id=p{n} itemscope itemtype=https://schema.org/Comment>\
+             <div class=author itemprop=author><a href=/u/{author}>{author}</a></div>\
+             <time datetime=2024-05-{day:02}>May {day}, 2024</time>\
+             <div itemprop=text><p>Post {n}: {PROSE}</p></div></article>"
+        )
+    };
+    let html = format!(
+        "<body><nav><a href=/>Forums</a> <a href=/new>New posts</a></nav>\
+         <main itemscope itemtype=https://schema.org/DiscussionForumPosting>\
+         <h1 itemprop=headline>Which lens for street photography?</h1>{}{}{}</main>\
+         <aside><p>{PROSE}</p></aside></body>",
+        post(1, "alice", 1),
+        post(2, "bob", 2),
+        post(3, "carol", 3)
+    );
+    let text = read(&html);
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("{s} missing: {text}"))
+    };
+    let order = [
+        at("Which lens for street photography?"),
+        at("alice"),
+        at("May 1, 2024"),
+        at("Post 1:"),
+        at("bob"),
+        at("May 2, 2024"),
+        at("Post 2:"),
+        at("carol"),
+        at("May 3, 2024"),
+        at("Post 3:"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert!(!text.contains("New posts"), "{text}");
+}

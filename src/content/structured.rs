@@ -1,0 +1,300 @@
+//! What the page says about itself, as a check on the region the scoring chose: the best
+//! extractors (trafilatura's JSON-LD metadata, rs-trafilatura's page types) read the page's
+//! structured data. Here it only *locates* visible text: a JSON-LD `Product`'s name and
+//! description are looked up among the page's shown headings and text, and microdata
+//! (`itemtype=…/Product`) names its element. The JSON-LD text itself is never output (it
+//! sits in a `<script>`, which no reading path enters).
+//!
+//! Every walk is iterative (explicit stacks, arena links): no recursion on page depth or on
+//! JSON depth (serde_json's parser stops at 128 levels).
+
+use html5ever::{local_name, LocalName};
+use serde_json::Value;
+
+use super::page::Page;
+use crate::parse::{Dom, Element, NodeData, NodeId};
+
+/// JSON-LD scripts longer than this are not read (a page's whole state dumped as JSON-LD).
+const MAX_JSON_LD: usize = 256 * 1024;
+/// Characters of the description looked up in the page's text.
+const KEY_CHARS: usize = 40;
+/// A description shorter than this says too little to be found by.
+const MIN_KEY_CHARS: usize = 20;
+/// Shown characters a product region holds at least.
+const MIN_REGION_TEXT: u32 = 100;
+/// The JSON-LD types of a product page.
+const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "IndividualProduct"];
+
+/// Whether a `<script>` holds JSON-LD.
+pub(super) fn is_json_ld(el: Element<'_>) -> bool {
+    el.is_html(&local_name!("script"))
+        && el
+            .attr(&local_name!("type"))
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+}
+
+/// Whether an element is a microdata product (`itemtype` ending in `/Product`).
+pub(super) fn is_microdata_product(el: Element<'_>, itemtype: &LocalName) -> bool {
+    el.attr(itemtype).is_some_and(|t| {
+        t.split_ascii_whitespace().any(|t| {
+            let t = t.trim_end_matches('/');
+            PRODUCT_TYPES
+                .iter()
+                .any(|p| t.rsplit('/').next().is_some_and(|last| last == *p))
+        })
+    })
+}
+
+/// A product's name and description, from the page's JSON-LD.
+#[derive(Default, Debug)]
+struct Product {
+    name: Option<String>,
+    description: Option<String>,
+}
+
+/// The first JSON-LD product with a description (or at least a name).
+fn json_ld_product(dom: &Dom, scripts: &[NodeId]) -> Option<Product> {
+    let mut found: Option<Product> = None;
+    for &script in scripts {
+        let mut text = String::new();
+        for c in dom.children(script) {
+            if let Some(t) = dom.text(c) {
+                text.push_str(t);
+            }
+        }
+        if text.len() > MAX_JSON_LD {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let mut stack = vec![&value];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Array(items) => stack.extend(items.iter().rev()),
+                Value::Object(map) => {
+                    let typed = |t: &Value| match t {
+                        Value::String(s) => PRODUCT_TYPES.contains(&s.as_str()),
+                        Value::Array(a) => a
+                            .iter()
+                            .any(|t| t.as_str().is_some_and(|s| PRODUCT_TYPES.contains(&s))),
+                        _ => false,
+                    };
+                    if map.get("@type").is_some_and(typed) {
+                        let text_of = |k: &str| {
+                            map.get(k)
+                                .and_then(Value::as_str)
+                                .map(crate::text::normalize)
+                                .filter(|s| !s.is_empty())
+                        };
+                        let product = Product {
+                            name: text_of("name"),
+                            description: text_of("description"),
+                        };
+                        if product.description.is_some() {
+                            return Some(product);
+                        }
+                        found.get_or_insert(product);
+                    }
+                    stack.extend(map.values().rev());
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// The description's first words as they would render: tags a shop left in it dropped,
+/// whitespace collapsed, `KEY_CHARS` at most. Then the same of its first line alone, when
+/// that differs: a description's first line is often a heading of its own on the page
+/// ("REDEFINING YOUR POTENTIAL" above the paragraph), so the two never meet in one text.
+fn keys_of(description: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for c in description.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                plain.push('\n');
+            }
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    let key = |s: &str| -> Option<String> {
+        let key: String = crate::text::normalize(s).chars().take(KEY_CHARS).collect();
+        (key.chars().count() >= MIN_KEY_CHARS).then_some(key)
+    };
+    let mut keys: Vec<String> = key(&plain).into_iter().collect();
+    let first_line = plain
+        .split(['\n', '\r'])
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if let Some(line) = key(first_line).filter(|k| !keys.contains(k)) {
+        keys.push(line);
+    }
+    keys
+}
+
+/// The shown text node holding `key`, first in document order.
+fn find_text(page: &Page<'_>, key: &str) -> Option<NodeId> {
+    let dom = page.dom;
+    let min = key.len();
+    dom.descendants(page.body).find(|&id| {
+        matches!(dom.node(id).data, NodeData::Text(_))
+            && !page.text_hidden(id)
+            && dom.text(id).is_some_and(|t| {
+                t.len() >= min.min(KEY_CHARS) && crate::text::normalize(t).contains(key)
+            })
+    })
+}
+
+/// Whether a heading's text is the product's name (or the name holds it, or it the name).
+fn names(heading: &str, name: &str) -> bool {
+    let h = heading.to_lowercase();
+    let n = name.to_lowercase();
+    !h.is_empty() && (h == n || (h.len() >= 8 && n.contains(&h)) || h.contains(&n))
+}
+
+/// The product region: a shown microdata product element; else the smallest element holding
+/// both the JSON-LD product's name (as a shown `h1`) and the start of its description. A
+/// region with less than `MIN_REGION_TEXT` of shown text is no region (a microdata `Product`
+/// on the add-to-cart form only).
+pub(super) fn product_region(page: &Page<'_>) -> Option<NodeId> {
+    product_element(page).filter(|&p| page.agg[p.index()].text >= MIN_REGION_TEXT)
+}
+
+fn product_element(page: &Page<'_>) -> Option<NodeId> {
+    if let Some(&first) = page.microdata_products.first() {
+        // One product and its parts; several side by side are a category page's cards.
+        if page.microdata_products[1..]
+            .iter()
+            .all(|&p| page.is_ancestor(first, p))
+        {
+            return Some(first);
+        }
+        return None;
+    }
+    if page.json_ld.is_empty() {
+        return None;
+    }
+    let dom = page.dom;
+    let product = json_ld_product(dom, &page.json_ld)?;
+    let description = keys_of(product.description.as_deref()?)
+        .iter()
+        .find_map(|key| find_text(page, key))?;
+    let name = product.name.as_deref()?;
+    let heading = page.h1s.iter().copied().find(|&h| {
+        let mut text = String::new();
+        for d in dom.descendants(h) {
+            if let Some(t) = dom.text(d) {
+                text.push_str(t);
+            }
+        }
+        names(&crate::text::normalize(&text), name)
+    })?;
+    common_ancestor(dom, heading, description)
+}
+
+/// The nearest element holding both nodes.
+pub(super) fn common_ancestor(dom: &Dom, a: NodeId, b: NodeId) -> Option<NodeId> {
+    let mut above_a: foldhash::HashSet<NodeId> = foldhash::HashSet::default();
+    above_a.insert(a);
+    above_a.extend(dom.ancestors(a).map(|(id, _)| id));
+    if above_a.contains(&b) {
+        return dom.element(b).map(|_| b);
+    }
+    dom.ancestors(b)
+        .map(|(id, _)| id)
+        .find(|id| above_a.contains(id))
+}
+
+/// Whether `a` comes before `b` in document order (neither holding the other).
+pub(super) fn precedes(dom: &Dom, a: NodeId, b: NodeId) -> bool {
+    // The chain from `a` up, each with the child it was reached from.
+    let mut chain: foldhash::HashMap<NodeId, NodeId> = foldhash::HashMap::default();
+    let mut child = a;
+    for (up, _) in dom.ancestors(a) {
+        chain.insert(up, child);
+        child = up;
+    }
+    let mut child_b = b;
+    for (up, _) in dom.ancestors(b) {
+        if let Some(&child_a) = chain.get(&up) {
+            return dom
+                .children(up)
+                .find(|&c| c == child_a || c == child_b)
+                .is_some_and(|c| c == child_a);
+        }
+        child_b = up;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_is_the_description_start_without_tags() {
+        assert_eq!(
+            keys_of("<p>Hand-thrown  stoneware mug, glazed\nin blue.</p>"),
+            [
+                "Hand-thrown stoneware mug, glazed in blu",
+                "Hand-thrown stoneware mug, glazed"
+            ]
+        );
+        assert_eq!(
+            keys_of("REDEFINING YOUR POTENTIAL\nThe Arrival T-Shirt is your admission"),
+            [
+                "REDEFINING YOUR POTENTIAL The Arrival T-",
+                "REDEFINING YOUR POTENTIAL"
+            ]
+        );
+        assert!(keys_of("Short.").is_empty());
+    }
+
+    #[test]
+    fn headings_name_the_product() {
+        assert!(names("Atelier Sofa", "Atelier Sofa"));
+        assert!(names("Atelier Sofa – 3 seats", "Atelier Sofa"));
+        assert!(!names("Reviews", "Atelier Sofa"));
+    }
+}
+
+#[cfg(test)]
+mod region_tests {
+    use super::*;
+    use crate::aria::Index;
+    use crate::style::Styles;
+
+    fn region_id(html: &str) -> Option<String> {
+        let dom = Dom::parse(html);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+        let page = Page::measure(&dom, &index, true);
+        let region = product_region(&page)?;
+        dom.element(region)?
+            .attr(&local_name!("id"))
+            .map(str::to_string)
+    }
+
+    const DESCRIPTION: &str = "Hand-thrown stoneware mug with a speckled glaze, fired twice \
+                               for a glassy finish that keeps coffee warm. Each mug is unique.";
+
+    #[test]
+    fn json_ld_locates_the_product_by_its_name_and_description() {
+        let html = format!(
+            "<html><head><script type=application/ld+json>{{\"@graph\":[{{\"@type\":\
+             \"WebPage\"}},{{\"@type\":[\"Product\"],\"name\":\"Speckled Mug\",\
+             \"description\":\"<p>{DESCRIPTION}</p>\"}}]}}</script></head><body>\
+             <div id=top><div id=product><h1>Speckled Mug</h1><p>$32.00, in stock</p>\
+             <div><p>{DESCRIPTION}</p></div></div><div id=reviews><p>Great.</p></div></div>"
+        );
+        assert_eq!(region_id(&html).as_deref(), Some("product"));
+        // Named by no shown heading: no region.
+        assert_eq!(region_id(&html.replace("<h1>Speckled Mug</h1>", "")), None);
+    }
+}
