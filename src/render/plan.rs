@@ -539,6 +539,14 @@ impl Plan {
                 .fold(*first, |a, &b| common_ancestor(flat, a, b)),
         };
         let has_main = main != 0 || !marked.is_empty();
+        // Loose text between the marked parts, directly in their common parent: the content
+        // stage joins sibling elements (Readability's sibling step) and cannot name a text
+        // node, but a paragraph written as bare text and inline links between two joined
+        // paragraphs (news sites do this) is as much the content as they are.
+        let between = match marked.as_slice() {
+            [first, .., last] => (*first, flat[*last].end as usize),
+            _ => (0, 0),
+        };
         let n = flat.len();
         let content = |i: usize| !opts.compact || flat[i].has_ref || flat[i].has_text;
 
@@ -565,7 +573,7 @@ impl Plan {
                 || if marked.is_empty() {
                     i == main
                 } else {
-                    node.main
+                    node.main || (p == main && node.is_text_run() && i > between.0 && i < between.1)
                 };
             depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
             if i < swallowed_until || !content(i) {

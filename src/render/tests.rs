@@ -326,6 +326,59 @@ fn an_article_list_item_shown_whole_needs_no_ref() {
 }
 
 #[test]
+fn bare_text_between_the_parts_of_the_content_is_content() {
+    // The producer marked two paragraphs as the content (the content stage joins sibling
+    // elements); between them, directly in their parent, a paragraph written as bare text (as
+    // news sites write them) is shown whole like them, not cut as page furniture is. Before
+    // the first part it is not content.
+    let text = |t: String| TreeNode {
+        tag: crate::tree::TEXT_RUN_TAG.into(),
+        text: Some(t.into()),
+        ..Default::default()
+    };
+    let para = |w: &str| TreeNode {
+        tag: "p".into(),
+        role: Some("paragraph".into()),
+        main: true,
+        children: vec![text(format!("{w} ").repeat(60))],
+        ..Default::default()
+    };
+    let tree = NodeTree {
+        version: SCHEMA_VERSION,
+        url: None,
+        title: None,
+        tree: TreeNode {
+            tag: "body".into(),
+            children: vec![
+                leaf("link", "Home", 1),
+                TreeNode {
+                    tag: "div".into(),
+                    children: vec![
+                        text("before ".repeat(60)),
+                        para("alpha"),
+                        text("bare ".repeat(60)),
+                        para("gamma"),
+                    ],
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        },
+        stats: TreeStats::default(),
+    };
+    let r = render(&tree, &RenderOptions::default());
+    let line = |word: &str| {
+        r.text
+            .lines()
+            .find(|l| l.contains(word))
+            .unwrap_or_else(|| panic!("no {word} in\n{}", r.text))
+            .to_string()
+    };
+    assert_eq!(line("bare").matches("bare").count(), 60, "{}", r.text);
+    assert!(line("before").matches("before").count() < 60, "{}", r.text);
+}
+
+#[test]
 fn a_short_text_between_paragraphs_stays_with_them() {
     // Cut by the budget, the article's text goes in order: the one-word line between two
     // paragraphs is not left to a stub line longer than itself.
