@@ -337,6 +337,17 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
 }
 
 /// Text blocks worth scoring (Readability scores `p`, `pre`, `td`… of 25 characters or more).
+/// Whether an element between two marked parts of the main content, in their parent, reads
+/// as part of it: text that is not mostly links (a code block, a table, a figure's caption
+/// the content stage's sibling step passed over), and no region of its own.
+fn between_part(role: &str, c: Counts) -> bool {
+    !matches!(
+        role,
+        "navigation" | "complementary" | "banner" | "contentinfo" | "form" | "search" | "dialog"
+    ) && c.text > 0
+        && c.link_text * 2 < c.text
+}
+
 fn scores_as_block(node: &TreeNode) -> bool {
     node.is_text_run()
         || matches!(
@@ -573,7 +584,11 @@ impl Plan {
                 || if marked.is_empty() {
                     i == main
                 } else {
-                    node.main || (p == main && node.is_text_run() && i > between.0 && i < between.1)
+                    node.main
+                        || (p == main
+                            && i > between.0
+                            && i < between.1
+                            && (node.is_text_run() || between_part(role, counts[i])))
                 };
             depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
             if i < swallowed_until || !content(i) {

@@ -329,8 +329,8 @@ fn an_article_list_item_shown_whole_needs_no_ref() {
 fn bare_text_between_the_parts_of_the_content_is_content() {
     // The producer marked two paragraphs as the content (the content stage joins sibling
     // elements); between them, directly in their parent, a paragraph written as bare text (as
-    // news sites write them) is shown whole like them, not cut as page furniture is. Before
-    // the first part it is not content.
+    // news sites write them) and a code block the sibling step passed over are shown whole
+    // like them, not cut as page furniture is. Before the first part it is not content.
     let text = |t: String| TreeNode {
         tag: crate::tree::TEXT_RUN_TAG.into(),
         text: Some(t.into()),
@@ -357,6 +357,11 @@ fn bare_text_between_the_parts_of_the_content_is_content() {
                         text("before ".repeat(60)),
                         para("alpha"),
                         text("bare ".repeat(60)),
+                        TreeNode {
+                            tag: "pre".into(),
+                            children: vec![text("code ".repeat(60))],
+                            ..Default::default()
+                        },
                         para("gamma"),
                     ],
                     ..Default::default()
@@ -375,6 +380,7 @@ fn bare_text_between_the_parts_of_the_content_is_content() {
             .to_string()
     };
     assert_eq!(line("bare").matches("bare").count(), 60, "{}", r.text);
+    assert_eq!(line("code").matches("code").count(), 60, "{}", r.text);
     assert!(line("before").matches("before").count() < 60, "{}", r.text);
 }
 
