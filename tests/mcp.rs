@@ -59,6 +59,20 @@ impl Client {
         c
     }
 
+    /// `mcp --live --headless` on this Chromium, started on `url`, initialized.
+    fn live_at(browser: &std::path::Path, url: &str) -> Client {
+        let mut c = Client::start(&[
+            "--live".as_ref(),
+            "--headless".as_ref(),
+            "--browser".as_ref(),
+            browser.as_os_str(),
+            "--start-url".as_ref(),
+            std::ffi::OsStr::new(url),
+        ]);
+        c.initialize();
+        c
+    }
+
     fn send(&mut self, message: &Value) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{message}").expect("write");
@@ -242,15 +256,7 @@ fn live_tools_reach_shadow_roots_and_frames() {
     );
     let base = common::serve(pages);
     let url = format!("{base}/components.html");
-    let mut c = Client::start(&[
-        "--live".as_ref(),
-        "--headless".as_ref(),
-        "--browser".as_ref(),
-        browser.as_os_str(),
-        "--start-url".as_ref(),
-        std::ffi::OsStr::new(&url),
-    ]);
-    c.initialize();
+    let mut c = Client::live_at(&browser, &url);
     let snap = c.call("web_snapshot", json!({}));
     let snap_text = text(&snap).to_string();
     assert!(!snap_text.contains("SECRET"), "{snap_text}");
@@ -294,15 +300,7 @@ fn live_tools_drive_chromium() {
     )
     .unwrap();
     let url = format!("file://{}", page.display());
-    let mut c = Client::start(&[
-        "--live".as_ref(),
-        "--headless".as_ref(),
-        "--browser".as_ref(),
-        browser.as_os_str(),
-        "--start-url".as_ref(),
-        std::ffi::OsStr::new(&url),
-    ]);
-    c.initialize();
+    let mut c = Client::live_at(&browser, &url);
     let list = c.request("tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().expect("tools");
     // The web_* tools, then the multiplexed browser tool: the schemas `schema` prints.
