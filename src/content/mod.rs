@@ -174,7 +174,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         return found;
     }
     match region {
-        Some((region, text)) if kept < TINY && text as usize > FALLBACK_RATIO * kept => {
+        Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
             MainContent {
                 strict: false,
                 top: Some(region),
@@ -185,16 +185,15 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
     }
 }
 
-/// The last link of the fallback chain: an extraction keeping fewer characters than this, on
-/// a page whose largest visible text region holds `FALLBACK_RATIO` times as much, gives way to
-/// that region ("no main content" is for a page with no visible text). A shop's product page
+/// The last link of the fallback chain: an extraction keeping fewer than [`RELAXED_BELOW`]
+/// characters, on a page whose largest visible text region holds this many times as much,
+/// gives way to that region ("no main content" is for a page with no visible text). A shop's product page
 /// or a front page of cards scores a newsletter line or a 404 heading; a short article (a
 /// paywalled lead of 465 characters beside a page of teasers) keeps its lead: at a ratio of
 /// 3 the reading set's short articles took their page's teasers, at 5 nothing changes there
 /// (nor at 4 with a second rule for 1 000 to 2 000 characters, which took an article's menu).
 /// web2025: ALL F1 0.755 -> 0.760, collection 0.410 -> 0.450, listing 0.637 -> 0.667, empty
 /// 38 -> 33; at 1 000 characters instead of 2 000 one listing fewer.
-const TINY: usize = RELAXED_BELOW;
 const FALLBACK_RATIO: usize = 5;
 
 /// One extraction and what the comparisons need of its measured page.

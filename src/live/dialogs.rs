@@ -133,13 +133,7 @@ impl DialogWatch {
                             break;
                         }
                         closed_count += 1;
-                        tx.send_if_modified(|open| {
-                            let gone = open.as_ref().is_some_and(|o| o.seq <= closed_count);
-                            if gone {
-                                *open = None;
-                            }
-                            gone
-                        });
+                        forget(&tx, |seq| seq <= closed_count);
                     }
                 }
             }
@@ -149,12 +143,12 @@ impl DialogWatch {
 
     /// The dialog open on this tab, if any.
     pub(super) fn open(&self) -> Option<Dialog> {
-        self.open.borrow().as_ref().map(|o| o.dialog.clone())
+        self.current().map(|o| o.dialog)
     }
 
-    /// The number of the dialog open on this tab, if any.
-    fn open_seq(&self) -> Option<u64> {
-        self.open.borrow().as_ref().map(|o| o.seq)
+    /// The dialog open on this tab, with its number.
+    fn current(&self) -> Option<Open> {
+        self.open.borrow().clone()
     }
 
     /// Forgets dialog `seq` once it is answered, unless the page opened another since: the
@@ -163,14 +157,20 @@ impl DialogWatch {
     /// (`alert('one'); alert('two')`: clearing that one would leave every later wait on a
     /// page the dialog blocks).
     fn answered(&self, seq: u64) {
-        self.open.send_if_modified(|open| {
-            let same = open.as_ref().is_some_and(|o| o.seq == seq);
-            if same {
-                *open = None;
-            }
-            same
-        });
+        forget(&self.open, |open| open == seq);
     }
+}
+
+/// Clears the open dialog when its number is one `gone` says has closed; else leaves it (a
+/// later dialog) in place.
+fn forget(open: &watch::Sender<Option<Open>>, gone: impl Fn(u64) -> bool) {
+    open.send_if_modified(|open| {
+        let closed = open.as_ref().is_some_and(|o| gone(o.seq));
+        if closed {
+            *open = None;
+        }
+        closed
+    });
 }
 
 /// The error of any command but `dialog` while a dialog is open.
@@ -249,7 +249,7 @@ impl Session {
             )
         })?;
         let text = opt_str(args, "text")?.map(str::to_string);
-        let (Some(open), Some(seq)) = (self.open_dialog(), self.tab().dialogs.open_seq()) else {
+        let Some(Open { seq, dialog: open }) = self.tab().dialogs.current() else {
             return Err(AgentError::new(
                 Code::NotFound,
                 "no dialog is open on this tab",

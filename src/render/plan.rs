@@ -336,10 +336,9 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
     counts
 }
 
-/// Text blocks worth scoring (Readability scores `p`, `pre`, `td`… of 25 characters or more).
-/// Whether an element between two marked parts of the main content, in their parent, reads
-/// as part of it: text that is not mostly links (a code block, a table, a figure's caption
-/// the content stage's sibling step passed over), and no region of its own.
+/// Whether a node between two marked parts of the main content, in their parent, reads as
+/// part of it: text that is not mostly links (bare text, a code block, a table the content
+/// stage's sibling step passed over), and no region of its own.
 fn between_part(role: &str, c: Counts) -> bool {
     !matches!(
         role,
@@ -348,6 +347,7 @@ fn between_part(role: &str, c: Counts) -> bool {
         && c.link_text * 2 < c.text
 }
 
+/// Text blocks worth scoring (Readability scores `p`, `pre`, `td`… of 25 characters or more).
 fn scores_as_block(node: &TreeNode) -> bool {
     node.is_text_run()
         || matches!(
@@ -550,10 +550,11 @@ impl Plan {
                 .fold(*first, |a, &b| common_ancestor(flat, a, b)),
         };
         let has_main = main != 0 || !marked.is_empty();
-        // Loose text between the marked parts, directly in their common parent: the content
+        // What lies between the marked parts, directly in their common parent: the content
         // stage joins sibling elements (Readability's sibling step) and cannot name a text
         // node, but a paragraph written as bare text and inline links between two joined
-        // paragraphs (news sites do this) is as much the content as they are.
+        // paragraphs (news sites do this), or a code block it passed over, is as much the
+        // content as they are (`between_part`).
         let between = match marked.as_slice() {
             [first, .., last] => (*first, flat[*last].end as usize),
             _ => (0, 0),
@@ -588,7 +589,7 @@ impl Plan {
                         || (p == main
                             && i > between.0
                             && i < between.1
-                            && (node.is_text_run() || between_part(role, counts[i])))
+                            && between_part(role, counts[i]))
                 };
             depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
             if i < swallowed_until || !content(i) {
