@@ -244,7 +244,10 @@ pub fn truncate_with_ellipsis(s: &str, max: usize) -> std::borrow::Cow<'_, str> 
 /// backslash, only markers the renderer wrote are unescaped (a parser skips any marker
 /// preceded by `\`).
 pub fn defang_refs(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains("[ref=") && !s.contains("](e") {
+    // Most text has no bracket at all: one scan for either settles it.
+    if memchr::memchr2(b'[', b']', s.as_bytes()).is_none()
+        || (!s.contains("[ref=") && !s.contains("](e"))
+    {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 4);
