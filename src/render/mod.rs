@@ -604,10 +604,12 @@ fn choose(
             }
             let crowded = std::iter::once(i).chain(chain.iter().copied()).any(|x| {
                 let p = flat[x].parent as usize;
-                // (The page itself is no list: its children are never capped.)
+                // (The page itself is no list: its children are never capped, and neither
+                // is the main content, in it or among the parent's other children: a
+                // carousel of 25 teasers beside the article's paragraphs must not cap them.)
                 p != 0
                     && plan.shown[p]
-                    && !(plan.in_main[p] && plan.has_main)
+                    && !((plan.in_main[p] || plan.in_main[x]) && plan.has_main)
                     && !plan.prose[x]
                     && class != plan::P_KEY
                     && shown_children[p] as usize >= opts.max_siblings

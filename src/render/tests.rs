@@ -385,6 +385,45 @@ fn bare_text_between_the_parts_of_the_content_is_content() {
 }
 
 #[test]
+fn the_sibling_cap_does_not_cut_the_main_content_beside_a_carousel() {
+    // The content stage marked the article's parts (its links here) inside a parent that also
+    // holds 30 teaser links, which the producer did not mark. The cap of 25 siblings folds
+    // teasers, never the content shown after them.
+    let mut children: Vec<TreeNode> = (1..=30)
+        .map(|i| leaf("link", &format!("Teaser {i}"), i))
+        .collect();
+    children.extend((31..=35).map(|i| TreeNode {
+        main: true,
+        ..leaf("link", &format!("Story link {i}"), i)
+    }));
+    let tree = NodeTree {
+        version: SCHEMA_VERSION,
+        url: None,
+        title: None,
+        tree: TreeNode {
+            tag: "body".into(),
+            children: vec![TreeNode {
+                tag: "div".into(),
+                role: Some("article".into()),
+                children,
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        stats: TreeStats::default(),
+    };
+    let r = render(&tree, &RenderOptions::default());
+    for i in 31..=35 {
+        assert!(r.text.contains(&format!("Story link {i}")), "{}", r.text);
+    }
+    assert!(
+        r.text.contains("(folded:"),
+        "the teasers are still capped:\n{}",
+        r.text
+    );
+}
+
+#[test]
 fn a_short_text_between_paragraphs_stays_with_them() {
     // Cut by the budget, the article's text goes in order: the one-word line between two
     // paragraphs is not left to a stub line longer than itself.
