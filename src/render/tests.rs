@@ -11,6 +11,21 @@ fn leaf(role: &'static str, name: &str, r: u32) -> TreeNode {
     }
 }
 
+/// A page of `children` in its body, without URL or title.
+fn body_tree(children: Vec<TreeNode>) -> NodeTree {
+    NodeTree {
+        version: SCHEMA_VERSION,
+        url: None,
+        title: None,
+        tree: TreeNode {
+            tag: "body".into(),
+            children,
+            ..Default::default()
+        },
+        stats: TreeStats::default(),
+    }
+}
+
 fn list_tree(items: u32) -> NodeTree {
     NodeTree {
         version: SCHEMA_VERSION,
@@ -343,34 +358,24 @@ fn bare_text_between_the_parts_of_the_content_is_content() {
         children: vec![text(format!("{w} ").repeat(60))],
         ..Default::default()
     };
-    let tree = NodeTree {
-        version: SCHEMA_VERSION,
-        url: None,
-        title: None,
-        tree: TreeNode {
-            tag: "body".into(),
+    let tree = body_tree(vec![
+        leaf("link", "Home", 1),
+        TreeNode {
+            tag: "div".into(),
             children: vec![
-                leaf("link", "Home", 1),
+                text("before ".repeat(60)),
+                para("alpha"),
+                text("bare ".repeat(60)),
                 TreeNode {
-                    tag: "div".into(),
-                    children: vec![
-                        text("before ".repeat(60)),
-                        para("alpha"),
-                        text("bare ".repeat(60)),
-                        TreeNode {
-                            tag: "pre".into(),
-                            children: vec![text("code ".repeat(60))],
-                            ..Default::default()
-                        },
-                        para("gamma"),
-                    ],
+                    tag: "pre".into(),
+                    children: vec![text("code ".repeat(60))],
                     ..Default::default()
                 },
+                para("gamma"),
             ],
             ..Default::default()
         },
-        stats: TreeStats::default(),
-    };
+    ]);
     let r = render(&tree, &RenderOptions::default());
     let line = |word: &str| {
         r.text
@@ -396,22 +401,12 @@ fn the_sibling_cap_does_not_cut_the_main_content_beside_a_carousel() {
         main: true,
         ..leaf("link", &format!("Story link {i}"), i)
     }));
-    let tree = NodeTree {
-        version: SCHEMA_VERSION,
-        url: None,
-        title: None,
-        tree: TreeNode {
-            tag: "body".into(),
-            children: vec![TreeNode {
-                tag: "div".into(),
-                role: Some("article".into()),
-                children,
-                ..Default::default()
-            }],
-            ..Default::default()
-        },
-        stats: TreeStats::default(),
-    };
+    let tree = body_tree(vec![TreeNode {
+        tag: "div".into(),
+        role: Some("article".into()),
+        children,
+        ..Default::default()
+    }]);
     let r = render(&tree, &RenderOptions::default());
     for i in 31..=35 {
         assert!(r.text.contains(&format!("Story link {i}")), "{}", r.text);
