@@ -258,6 +258,9 @@ const UNLIKELY_HINTS: &[&str] = &[
     "yom-remote",
     "cookie",
     "consent",
+    // A forum post's signature (phpBB, vBulletin, MyBB, SMF, Invision): the same lines
+    // under every post of its author, never the thread.
+    "signature",
 ];
 const MAYBE_HINTS: &[&str] = &[
     "and", "article", "body", "column", "content", "main", "mathjax", "shadow",

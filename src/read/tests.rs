@@ -444,13 +444,15 @@ fn a_page_of_short_lines_reads_its_largest_text_region() {
 /// A forum thread of three posts marked with microdata: every post is read in order, each
 /// with its author and date, after the thread's title.
 #[test]
-fn a_forum_thread_reads_every_post_with_author_and_date() {
+fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
     let post = |n: u32, author: &str, day: u32| {
         format!(
             "<article id=p{n} itemscope itemtype=https://schema.org/Comment>\
              <div class=author itemprop=author><a href=/u/{author}>{author}</a></div>\
              <time datetime=2024-05-{day:02}>May {day}, 2024</time>\
-             <div itemprop=text><p>Post {n}: {PROSE}</p></div></article>"
+             <div itemprop=text><p>Post {n}: {PROSE}</p></div>\
+             <div class=signature>Shooting film since 1998, with the same two lenses, \
+             a Leica and a Summicron.</div></article>"
         )
     };
     let html = format!(
@@ -481,4 +483,6 @@ fn a_forum_thread_reads_every_post_with_author_and_date() {
     ];
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
     assert!(!text.contains("New posts"), "{text}");
+    // Signatures repeat under every post of their author: they are not the thread.
+    assert!(!text.contains("Shooting film"), "{text}");
 }
