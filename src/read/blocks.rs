@@ -131,6 +131,9 @@ pub(super) struct Extract<'p> {
     links: usize,
     tables: Vec<Table>,
     figures: usize,
+    /// Alt texts of the images read so far: a gallery shows each picture twice (thumbnail
+    /// and full size), and a second copy says nothing new.
+    images: std::collections::HashSet<String>,
 }
 
 impl<'p> Extract<'p> {
@@ -151,6 +154,7 @@ impl<'p> Extract<'p> {
             links: 0,
             tables: Vec::new(),
             figures: 0,
+            images: std::collections::HashSet::new(),
         }
     }
 
@@ -460,11 +464,14 @@ impl<'p> Extract<'p> {
         }
         let ref_ = self.ref_of[id.index()];
         let in_link = self.links > 0;
-        let line = self.cur();
         if in_link {
-            line.text(&alt);
+            self.cur().text(&alt);
             return;
         }
+        if !self.images.insert(alt.clone()) {
+            return;
+        }
+        let line = self.cur();
         line.glue_space();
         line.out.push_str("![");
         line.out.push_str(&alt.replace(']', "\\]"));

@@ -117,6 +117,27 @@ fn empty_links_and_images_without_alt_leave_no_marks() {
     assert!(!body(&text).concat().contains('['), "{text}");
 }
 
+#[test]
+fn a_gallery_reads_each_picture_once() {
+    // Thumbnails, then the same pictures full size: the second copy of an alt text says
+    // nothing new. A different picture still reads.
+    let gallery = |size: u32| {
+        format!(
+            "<p><img src=a-{size}.jpg alt='A grey wool runner, side view'>\
+             <img src=b-{size}.jpg alt='The sole, from below'></p>"
+        )
+    };
+    let html = format!(
+        "<main><h1>Wool Runner</h1>{}{}<p>{PROSE}</p><img src=c.jpg alt='Worn on a trail'></main>",
+        gallery(100),
+        gallery(800)
+    );
+    let text = read(&html);
+    assert_eq!(text.matches("A grey wool runner").count(), 1, "{text}");
+    assert_eq!(text.matches("The sole, from below").count(), 1, "{text}");
+    assert!(text.contains("![Worn on a trail]"), "{text}");
+}
+
 fn long_article(paragraphs: usize) -> String {
     let mut html = String::from("<title>Long</title><nav><a href=/>Home</a></nav><article>");
     for i in 0..paragraphs {
