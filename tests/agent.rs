@@ -15,7 +15,9 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 mod common;
-use common::{chromium, deals_page, folded_ref, serve, Lines};
+use common::{
+    chromium, cross_site_page, deals_page, devtools_targets, folded_ref, serve, Lines, TERMS_PAGE,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
@@ -127,6 +129,8 @@ fn fixtures() -> String {
         "/components.html",
         include_str!("../corpus/components.html").to_string(),
     );
+    pages.insert("/frames.html", cross_site_page());
+    pages.insert("/terms.html", TERMS_PAGE.to_string());
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
     pages.insert(
         "/shop.html",
@@ -749,6 +753,115 @@ fn shadow_roots_and_same_origin_frames_are_looked_at_and_acted_on() {
     assert_eq!(
         a.ok("eval", json!({"js": "document.querySelector('sign-in').shadowRoot.querySelector('input').value"}))["value"],
         "c@d.example"
+    );
+    a.finish();
+}
+
+/// A cross-site frame: the page on 127.0.0.1, its Terms frame on localhost, which Chromium
+/// runs out of process (checked in the browser's own target list: a target of type
+/// `iframe`). The agent walks it through CDP: its field and button have the page's refs, in
+/// document order with the rest, and `act`, `query` and `wait` reach them in both formats;
+/// its hidden text never shows.
+#[test]
+fn cross_site_frames_are_looked_at_and_acted_on() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/frames.html")}));
+    let targets = devtools_targets(a.profile());
+    assert!(
+        targets
+            .iter()
+            .any(|(kind, url)| kind == "iframe" && url.starts_with("http://localhost:")),
+        "the Terms frame is no out-of-process iframe: {targets:?}"
+    );
+    let look = a.ok("look", json!({}));
+    let text = look["snapshot"].as_str().unwrap();
+    assert!(!text.contains("SECRET"), "{text}");
+    assert!(
+        text.contains("- iframe \"Terms\" [src=http://localhost:"),
+        "{text}"
+    );
+    assert!(text.contains("Not accepted yet"), "{text}");
+    let (code, terms) = (
+        ref_of(&look, "textbox", "Code"),
+        ref_of(&look, "iframe", "Terms"),
+    );
+    let (name, accept) = (
+        ref_of(&look, "textbox", "Full name"),
+        ref_of(&look, "button", "Accept terms"),
+    );
+    // Page-wide numbers in document order: the same-origin frame's field, the Terms frame,
+    // then what is in it.
+    assert!(
+        number(&code) < number(&terms)
+            && number(&terms) + 1 == number(&name)
+            && number(&name) < number(&accept),
+        "{text}"
+    );
+    let fill = a.ok("act", json!({"ref": name, "op": "fill", "value": "Ada"}));
+    assert_eq!(fill["changed"], true, "{fill}");
+    assert_eq!(
+        a.ok("query", json!({"ref": name, "kind": "value"}))["value"],
+        "Ada"
+    );
+    // A real mouse click, at the button's point in the tab's viewport.
+    let click = a.ok("act", json!({"ref": accept, "op": "click"}));
+    assert_eq!(click["changed"], true, "{click}");
+    a.ok(
+        "wait",
+        json!({"text": "Accepted by Ada", "timeout_ms": 3000}),
+    );
+    a.ok("wait", json!({"ref": accept, "timeout_ms": 1000}));
+    assert_eq!(
+        a.ok("query", json!({"ref": accept, "kind": "text"}))["value"],
+        "Accept terms"
+    );
+    let (code, _) = a.err(
+        "wait",
+        json!({"text": "SECRET-cross-site-frame", "timeout_ms": 300}),
+    );
+    assert_eq!(code, "TIMEOUT", "hidden text is not shown text");
+    // Typed with real key input, which Chromium routes to the focused frame.
+    a.ok("act", json!({"ref": name, "op": "clear"}));
+    a.ok("act", json!({"ref": name, "op": "type", "value": "Bo"}));
+    assert_eq!(
+        a.ok("query", json!({"ref": name, "kind": "value"}))["value"],
+        "Bo"
+    );
+    let after = a.ok("look", json!({}));
+    let text = after["snapshot"].as_str().unwrap();
+    assert!(
+        text.contains("Accepted by Ada") && !text.contains("SECRET"),
+        "{text}"
+    );
+    let (code, _) = a.err("act", json!({"ref": accept, "op": "click"}));
+    assert_eq!(code, "STALE_REF", "a frame's ref from an older look");
+    // Scoped by the frame's ref: the frame's content, with the page's refs.
+    let terms = ref_of(&after, "iframe", "Terms");
+    let scoped = a.ok("look", json!({"scope": terms}));
+    let text = scoped["snapshot"].as_str().unwrap();
+    assert!(
+        text.contains("Full name") && !text.contains("E-mail"),
+        "{text}"
+    );
+    assert_eq!(
+        ref_of(&scoped, "button", "Accept terms"),
+        ref_of(&after, "button", "Accept terms")
+    );
+
+    // The design's format reaches the same elements (the frame is in the viewport).
+    let look = a.eval_ok("agent.look()");
+    let name = tree_ref(&look, "textbox", "Full name");
+    let accept = tree_ref(&look, "button", "Accept terms");
+    assert_eq!(
+        a.eval_ok(&format!("agent.act('{name}', 'input', 'Cy')")),
+        json!({"changed": true})
+    );
+    a.eval_ok(&format!("agent.act('{accept}', 'click')"));
+    a.eval_ok(&format!("agent.wait('{accept}')"));
+    a.ok(
+        "wait",
+        json!({"text": "Accepted by Cy", "timeout_ms": 3000}),
     );
     a.finish();
 }
