@@ -310,8 +310,10 @@ impl Session {
             .object_in(reach, &js::ref_element_js(mark))
             .await
             .ok()??;
-        let mut describe = DescribeNodeParams::default();
-        describe.object_id = Some(object.clone());
+        let describe = DescribeNodeParams {
+            object_id: Some(object.clone()),
+            ..Default::default()
+        };
         let node = self.command_in(reach, describe).await;
         // The handle is only needed for the question: free it in the page.
         let _ = self
