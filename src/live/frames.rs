@@ -56,8 +56,8 @@ use crate::{NodeTree, Ref, TreeNode};
 const MAX_FRAMES: usize = 16;
 const MAX_DEPTH: usize = 4;
 
-/// How long one frame may take to answer during a look: a frame that hangs is left empty
-/// rather than holding up the look of the whole page.
+/// How long one frame may take to be found and walked during a look: a frame that hangs is
+/// left empty rather than holding up the look of the whole page.
 const FRAME_LIMIT: Duration = Duration::from_secs(5);
 
 /// How a frame's document is reached.
@@ -362,7 +362,21 @@ impl Session {
         }
     }
 
-    /// The script's snapshot of one frame document, its refs moved `past` further.
+    /// The frame the `<iframe>` marked `mark` in a document shows: how to reach it, and the
+    /// script's snapshot of it. `None` when it cannot be reached.
+    async fn open_frame(
+        &self,
+        holder: Option<&Reach>,
+        mark: &str,
+        options: &JsSnapshotOptions,
+    ) -> Option<(Reach, NodeTree)> {
+        let frame = self.frame_of(holder, mark).await?;
+        let reach = self.reach_frame(holder, frame).await?;
+        let tree = self.frame_tree(&reach, options).await?;
+        Some((reach, tree))
+    }
+
+    /// The script's snapshot of one frame document.
     async fn frame_tree(&self, reach: &Reach, options: &JsSnapshotOptions) -> Option<NodeTree> {
         let expr = js::snapshot_js(options);
         let json = tokio::time::timeout(FRAME_LIMIT, self.script_eval_in(Some(reach), &expr))
@@ -423,13 +437,10 @@ impl Session {
                     break;
                 }
                 let mark = format!("e{}", number - offset);
-                let Some(frame) = self.frame_of(reach.as_ref(), &mark).await else {
-                    continue;
-                };
-                let Some(frame_reach) = self.reach_frame(reach.as_ref(), frame).await else {
-                    continue;
-                };
-                let Some(mut frame_tree) = self.frame_tree(&frame_reach, &options).await else {
+                let opened = self.open_frame(reach.as_ref(), &mark, &options);
+                let Ok(Some((frame_reach, mut frame_tree))) =
+                    tokio::time::timeout(FRAME_LIMIT, opened).await
+                else {
                     continue;
                 };
                 let Some(highest) = super::refs::renumber(&mut frame_tree.tree, used) else {
