@@ -304,6 +304,24 @@ pub fn point_js(ref_: &str, scroll: bool) -> String {
     )
 }
 
+/// The expression that evaluates to where the viewport of the frame shown by the `<iframe>`
+/// marked `ref_` starts, as JSON `{x, y}` in this document's viewport: the element's content
+/// box (inside its border and padding), plus the offsets of the same-origin frames it sits
+/// in; `{error: "ref_not_found"}` when it is gone. The live agent adds it to the point of an
+/// element in a cross-origin frame, which the frame's own document measures.
+pub fn frame_origin_js(ref_: &str) -> String {
+    format!(
+        "(() => {{ let f = {}; \
+         if (!f) return JSON.stringify({{error: 'ref_not_found'}}); \
+         let x = 0, y = 0; \
+         for (let w; f; f = (w = f.ownerDocument.defaultView) !== window && w.frameElement) {{ \
+         let b = f.getBoundingClientRect(), s = getComputedStyle(f); \
+         x += b.left + f.clientLeft + parseFloat(s.paddingLeft); y += b.top + f.clientTop + parseFloat(s.paddingTop); }} \
+         return JSON.stringify({{x, y}}); }})()",
+        ref_element_js(ref_)
+    )
+}
+
 /// The expression that evaluates to whether the element marked with `ref_` is on the page.
 pub fn ref_exists_js(ref_: &str) -> String {
     format!("!!{}", ref_element_js(ref_))

@@ -15,7 +15,9 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 mod common;
-use common::{chromium, deals_page, folded_ref, serve, Lines};
+use common::{
+    chromium, cross_site_page, deals_page, devtools_targets, folded_ref, serve, Lines, TERMS_PAGE,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
@@ -127,6 +129,8 @@ fn fixtures() -> String {
         "/components.html",
         include_str!("../corpus/components.html").to_string(),
     );
+    pages.insert("/frames.html", cross_site_page());
+    pages.insert("/terms.html", TERMS_PAGE.to_string());
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
     pages.insert(
         "/shop.html",
@@ -750,6 +754,242 @@ fn shadow_roots_and_same_origin_frames_are_looked_at_and_acted_on() {
         a.ok("eval", json!({"js": "document.querySelector('sign-in').shadowRoot.querySelector('input').value"}))["value"],
         "c@d.example"
     );
+    a.finish();
+}
+
+/// A cross-site frame: the page on 127.0.0.1, its Terms frame on localhost, which Chromium
+/// runs out of process (checked in the browser's own target list: a target of type
+/// `iframe`). The agent walks it through CDP: its field and button have the page's refs, in
+/// document order with the rest, and `act`, `query` and `wait` reach them in both formats;
+/// its hidden text never shows.
+#[test]
+fn cross_site_frames_are_looked_at_and_acted_on() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/frames.html")}));
+    let targets = devtools_targets(a.profile());
+    assert!(
+        targets
+            .iter()
+            .any(|(kind, url)| kind == "iframe" && url.starts_with("http://localhost:")),
+        "the Terms frame is no out-of-process iframe: {targets:?}"
+    );
+    let look = a.ok("look", json!({}));
+    let text = look["snapshot"].as_str().unwrap();
+    assert!(!text.contains("SECRET"), "{text}");
+    assert!(
+        text.contains("- iframe \"Terms\" [src=http://localhost:"),
+        "{text}"
+    );
+    assert!(text.contains("Not accepted yet"), "{text}");
+    let (code, terms) = (
+        ref_of(&look, "textbox", "Code"),
+        ref_of(&look, "iframe", "Terms"),
+    );
+    let (name, accept) = (
+        ref_of(&look, "textbox", "Full name"),
+        ref_of(&look, "button", "Accept terms"),
+    );
+    // Page-wide numbers in document order: the same-origin frame's field, the Terms frame,
+    // then what is in it.
+    assert!(
+        number(&code) < number(&terms)
+            && number(&terms) + 1 == number(&name)
+            && number(&name) < number(&accept),
+        "{text}"
+    );
+    let fill = a.ok("act", json!({"ref": name, "op": "fill", "value": "Ada"}));
+    assert_eq!(fill["changed"], true, "{fill}");
+    assert_eq!(
+        a.ok("query", json!({"ref": name, "kind": "value"}))["value"],
+        "Ada"
+    );
+    // A real mouse click, at the button's point in the tab's viewport.
+    let click = a.ok("act", json!({"ref": accept, "op": "click"}));
+    assert_eq!(click["changed"], true, "{click}");
+    a.ok(
+        "wait",
+        json!({"text": "Accepted by Ada", "timeout_ms": 3000}),
+    );
+    a.ok("wait", json!({"ref": accept, "timeout_ms": 1000}));
+    assert_eq!(
+        a.ok("query", json!({"ref": accept, "kind": "text"}))["value"],
+        "Accept terms"
+    );
+    let (code, _) = a.err(
+        "wait",
+        json!({"text": "SECRET-cross-site-frame", "timeout_ms": 300}),
+    );
+    assert_eq!(code, "TIMEOUT", "hidden text is not shown text");
+    // Typed with real key input, which Chromium routes to the focused frame.
+    a.ok("act", json!({"ref": name, "op": "clear"}));
+    a.ok("act", json!({"ref": name, "op": "type", "value": "Bo"}));
+    assert_eq!(
+        a.ok("query", json!({"ref": name, "kind": "value"}))["value"],
+        "Bo"
+    );
+    let after = a.ok("look", json!({}));
+    let text = after["snapshot"].as_str().unwrap();
+    assert!(
+        text.contains("Accepted by Ada") && !text.contains("SECRET"),
+        "{text}"
+    );
+    let (code, _) = a.err("act", json!({"ref": accept, "op": "click"}));
+    assert_eq!(code, "STALE_REF", "a frame's ref from an older look");
+    // Scoped by the frame's ref: the frame's content, with the page's refs.
+    let terms = ref_of(&after, "iframe", "Terms");
+    let scoped = a.ok("look", json!({"scope": terms}));
+    let text = scoped["snapshot"].as_str().unwrap();
+    assert!(
+        text.contains("Full name") && !text.contains("E-mail"),
+        "{text}"
+    );
+    assert_eq!(
+        ref_of(&scoped, "button", "Accept terms"),
+        ref_of(&after, "button", "Accept terms")
+    );
+
+    // The design's format reaches the same elements (the frame is in the viewport).
+    let look = a.eval_ok("agent.look()");
+    let name = tree_ref(&look, "textbox", "Full name");
+    let accept = tree_ref(&look, "button", "Accept terms");
+    assert_eq!(
+        a.eval_ok(&format!("agent.act('{name}', 'input', 'Cy')")),
+        json!({"changed": true})
+    );
+    a.eval_ok(&format!("agent.act('{accept}', 'click')"));
+    a.eval_ok(&format!("agent.wait('{accept}')"));
+    a.ok(
+        "wait",
+        json!({"text": "Accepted by Cy", "timeout_ms": 3000}),
+    );
+    a.finish();
+}
+
+/// Every kind of control, in a frame: each operation logs `host what` in a list.
+const FRAME_OPS: &str = r#"<!doctype html><title>Ops</title>
+<label><input type=checkbox onchange="log('checked ' + this.checked)"> I agree</label>
+<label>Plan <select onchange="log('plan ' + this.value)"><option value=free>Free</option>
+  <option value=pro>Pro</option></select></label>
+<label>Proof <input type=file onchange="log('file ' + this.files[0].name)"></label>
+<button ondblclick="log('double')">Twice</button>
+<label>Note <input onkeydown="if (event.key === 'Enter') log('enter ' + this.value)"></label>
+<button onmouseover="log('hovered')">Hover me</button>
+<div id=knob role=button tabindex=0 style="width:80px;height:30px;touch-action:none">Knob</div>
+<div id=slot role=button tabindex=0 style="width:80px;height:30px">Slot</div>
+<ul id=log></ul>
+<script>
+function log(s) { let li = document.createElement('li'); li.textContent = location.host + ' ' + s; document.getElementById('log').append(li); }
+let held = false;
+knob.onpointerdown = e => { held = true; knob.setPointerCapture(e.pointerId); };
+knob.onpointerup = e => { held = false; if (document.elementsFromPoint(e.clientX, e.clientY).includes(slot)) log('placed'); };
+</script>"#;
+
+/// The refs with this role and name, in page order.
+fn refs_of(look: &Value, role: &str, name: &str) -> Vec<String> {
+    let mut refs: Vec<String> = look["refs"]
+        .as_object()
+        .expect("refs")
+        .iter()
+        .filter(|(_, v)| v["role"] == role && v["name"] == name)
+        .map(|(k, _)| k.clone())
+        .collect();
+    refs.sort_by_key(|r| number(r));
+    refs
+}
+
+/// Two cross-origin frames with the same controls, one of the same site (another port of
+/// 127.0.0.1: in the page's process, no target of its own) and one of another site
+/// (localhost: out of process), the second below the fold: every operation reaches each.
+#[test]
+fn every_operation_reaches_same_site_and_cross_site_frames() {
+    let Some(mut a) = Agent::start() else { return };
+    let mut framed = HashMap::new();
+    framed.insert("/ops.html", FRAME_OPS.to_string());
+    let other = serve(framed);
+    let port = other.rsplit(':').next().unwrap().to_string();
+    let mut pages = HashMap::new();
+    pages.insert(
+        "/two.html",
+        format!(
+            "<!doctype html><title>Two frames</title><h1>Two frames</h1>\
+             <iframe title=\"Same site\" src=\"{other}/ops.html\" width=500 height=420></iframe>\
+             <div style=\"height: 1500px\"></div>\
+             <iframe title=\"Cross site\" src=\"http://localhost:{port}/ops.html\" width=500 \
+             height=420></iframe>"
+        ),
+    );
+    let base = serve(pages);
+    a.ok("go", json!({"url": format!("{base}/two.html")}));
+    let targets = devtools_targets(a.profile());
+    let frames: Vec<&str> = targets
+        .iter()
+        .filter(|(kind, _)| kind == "iframe")
+        .map(|(_, url)| url.as_str())
+        .collect();
+    assert_eq!(
+        frames,
+        [format!("http://localhost:{port}/ops.html")],
+        "only the cross-site frame is out of process"
+    );
+    let file = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
+    std::fs::write(file.path(), "proof").unwrap();
+    let file_name = file
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    for (at, host) in [
+        (0, format!("127.0.0.1:{port}")),
+        (1, format!("localhost:{port}")),
+    ] {
+        let look = a.ok("look", json!({}));
+        let text = look["snapshot"].as_str().unwrap();
+        let of = |role: &str, name: &str| {
+            let refs = refs_of(&look, role, name);
+            assert_eq!(refs.len(), 2, "{role} {name}: {text}");
+            refs[at].clone()
+        };
+        let (agree, plan, proof) = (
+            of("checkbox", "I agree"),
+            of("combobox", "Plan"),
+            of("button", "Proof"),
+        );
+        let (twice, note, hover) = (
+            of("button", "Twice"),
+            of("textbox", "Note"),
+            of("button", "Hover me"),
+        );
+        let (knob, slot) = (of("button", "Knob"), of("button", "Slot"));
+        a.ok("act", json!({"ref": agree, "op": "check"}));
+        a.ok("act", json!({"ref": plan, "op": "select", "value": "Pro"}));
+        a.ok(
+            "act",
+            json!({"ref": proof, "op": "upload", "files": [file.path()]}),
+        );
+        a.ok("act", json!({"ref": twice, "op": "dblclick"}));
+        a.ok("act", json!({"ref": note, "op": "type", "value": "hi"}));
+        a.ok(
+            "act",
+            json!({"ref": note, "op": "press_key", "key": "Enter"}),
+        );
+        a.ok("act", json!({"ref": hover, "op": "hover"}));
+        a.ok("act", json!({"ref": knob, "op": "drag", "to": slot}));
+        for done in [
+            "checked true".to_string(),
+            "plan pro".to_string(),
+            format!("file {file_name}"),
+            "double".to_string(),
+            "enter hi".to_string(),
+            "hovered".to_string(),
+            "placed".to_string(),
+        ] {
+            let want = format!("{host} {done}");
+            let resp = a.request("wait", json!({"text": want, "timeout_ms": 2000}));
+            assert_eq!(resp["command"], "result", "{want}: {resp}");
+        }
+    }
     a.finish();
 }
 

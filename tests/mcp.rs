@@ -279,6 +279,45 @@ fn live_tools_reach_shadow_roots_and_frames() {
     assert!(c.child.wait().unwrap().success());
 }
 
+/// `mcp --live` on a cross-site frame (out of process in Chromium: `tests/agent.rs`
+/// `cross_site_frames_are_looked_at_and_acted_on` checks the browser's target list): the
+/// web_* tools reach its field and button, and its hidden text never shows.
+#[test]
+fn live_tools_reach_cross_site_frames() {
+    let Some(browser) = common::chromium() else {
+        return;
+    };
+    let mut pages = std::collections::HashMap::new();
+    pages.insert("/frames.html", common::cross_site_page());
+    pages.insert("/terms.html", common::TERMS_PAGE.to_string());
+    let base = common::serve(pages);
+    let mut c = Client::live_at(&browser, &format!("{base}/frames.html"));
+    let snap = c.call("web_snapshot", json!({}));
+    let snap_text = text(&snap).to_string();
+    assert!(!snap_text.contains("SECRET"), "{snap_text}");
+    let name = ref_in(&snap_text, "textbox \"Full name\"");
+    let fill = c.call("web_fill", json!({"ref": name, "value": "Ada"}));
+    assert_ne!(fill["isError"], true, "{fill}");
+    assert_eq!(text(&c.call("web_get_value", json!({"ref": name}))), "Ada");
+    let accept = c.call(
+        "web_click",
+        json!({"ref": ref_in(&snap_text, "button \"Accept terms\"")}),
+    );
+    assert_ne!(accept["isError"], true, "{accept}");
+    let waited = c.call(
+        "web_wait_for",
+        json!({"text": "Accepted by Ada", "timeout_ms": 3000}),
+    );
+    assert_ne!(waited["isError"], true, "{waited}");
+    let again = text(&c.call("web_snapshot", json!({}))).to_string();
+    assert!(
+        again.contains("Accepted by Ada") && !again.contains("SECRET"),
+        "{again}"
+    );
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
+}
+
 /// `mcp --live`: the web_* tools drive a real Chromium. Skipped where Chromium is absent.
 #[test]
 fn live_tools_drive_chromium() {

@@ -9,14 +9,13 @@ use chromiumoxide::cdp::browser_protocol::input::{
     DispatchMouseEventParams, DispatchMouseEventType, EventDragIntercepted, InsertTextParams,
     MouseButton, SetInterceptDragsParams,
 };
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use futures::StreamExt;
 use serde_json::{json, Map, Value};
 
 use super::dialogs::Dialog;
 use super::protocol::{check_keys, opt_str};
 use super::refs::Target;
-use super::session::{PageState, Session};
+use super::session::{PageState, Session, STATE_JS};
 use super::{AgentError, Code, Result};
 use crate::js;
 
@@ -57,11 +56,19 @@ impl Session {
             (None, self.state().await)
         };
         if let (true, Some(target)) = (self.options.sidebar, &target) {
-            // Outline the element and move the panel off it; the sidebar never fails an act.
+            // Outline the element (in a cross-origin frame: its frame) and move the panel off
+            // it; the sidebar never fails an act.
+            let mark = self.top_mark(target.frame, &target.page);
             let _ = self
-                .ui_call(&format!("touch({})", js::js_literal(&target.page)))
+                .ui_call(&format!("touch({})", js::js_literal(&mark)))
                 .await;
         }
+        // A cross-origin frame's changes are not the tab document's: count them there.
+        let frame = target.as_ref().and_then(|t| t.frame);
+        let frame_before = match frame {
+            Some(_) => self.frame_mutations(frame).await,
+            None => None,
+        };
         match self.perform(&op, target.as_ref(), args).await {
             // The action opened a dialog: answer now (a click's input event stays blocked
             // until the dialog closes).
@@ -74,7 +81,21 @@ impl Session {
             }
             done => done?,
         }
-        self.after_action(before.as_ref()).await
+        let mut done = self.after_action(before.as_ref()).await?;
+        if let (Some(then), Some(map)) = (frame_before, done.as_object_mut()) {
+            if map.contains_key("changed") && self.frame_mutations(frame).await != Some(then) {
+                map.insert("changed".into(), Value::Bool(true));
+            }
+        }
+        Ok(done)
+    }
+
+    /// How many changes the document of a cross-origin frame has seen ([`STATE_JS`]).
+    async fn frame_mutations(&self, frame: Option<usize>) -> Option<u64> {
+        let json = self.eval_json_in(self.reach(frame), STATE_JS).await.ok()?;
+        serde_json::from_str::<PageState>(&json)
+            .ok()
+            .map(|s| s.mutations)
     }
 
     /// After an action (or a dialog's answer): waits for the page to settle and answers
@@ -209,8 +230,17 @@ impl Session {
 
     /// Where a person would press on the element: its centre in the viewport, scrolled to
     /// the middle first when `scroll` ([`js::point_js`]); `None` when it has no box.
+    /// In a cross-origin frame the point is measured in the frame's viewport and moved by the
+    /// frame's origin in the tab's; its `<iframe>`s are scrolled into view first, outermost
+    /// first, so that the element's own scrolling has only its frame to move.
     async fn point(&self, ref_: &Target, scroll: bool) -> Result<Option<(f64, f64)>> {
-        let json = self.eval_json(&js::point_js(&ref_.page, scroll)).await?;
+        if scroll && ref_.frame.is_some() {
+            self.show_frame(ref_.frame).await?;
+        }
+        let reach = self.reach(ref_.frame);
+        let json = self
+            .eval_json_in(reach, &js::point_js(&ref_.page, scroll))
+            .await?;
         let center: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
         let fail = |why: &str| {
             Err(AgentError::new(
@@ -223,8 +253,59 @@ impl Session {
             Some("disabled") => fail("is disabled"),
             Some("out_of_view") => fail("is out of view once the dragged element is in view"),
             Some(_) => Ok(None),
-            None => Ok(center["x"].as_f64().zip(center["y"].as_f64())),
+            None => {
+                let Some((x, y)) = center["x"].as_f64().zip(center["y"].as_f64()) else {
+                    return Ok(None);
+                };
+                let (dx, dy) = match ref_.frame {
+                    Some(_) => self.settled_frame_origin(ref_.frame, scroll).await?,
+                    None => (0.0, 0.0),
+                };
+                Ok(Some((x + dx, y + dy)))
+            }
         }
+    }
+
+    /// The frame's origin in the tab's viewport ([`Session::frame_origin`]). After a scroll in
+    /// an out-of-process frame, Chromium may still be scrolling the documents above it (the
+    /// frame's process asks theirs): read until two readings agree, a few times at most.
+    async fn settled_frame_origin(
+        &self,
+        frame: Option<usize>,
+        scrolled: bool,
+    ) -> Result<(f64, f64)> {
+        let mut origin = self.frame_origin(frame).await?;
+        if !scrolled {
+            return Ok(origin);
+        }
+        for _ in 0..4 {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            let again = self.frame_origin(frame).await?;
+            if again == origin {
+                break;
+            }
+            origin = again;
+        }
+        Ok(origin)
+    }
+
+    /// Scrolls the `<iframe>`s that hold the frame document `frame` into view, outermost
+    /// first.
+    async fn show_frame(&self, frame: Option<usize>) -> Result<()> {
+        let mut chain = Vec::new();
+        let mut at = frame;
+        while let Some(doc) = at.and_then(|i| self.frames.docs.get(i)) {
+            if chain.len() > self.frames.docs.len() {
+                break;
+            }
+            chain.push(doc.owner.clone());
+            at = doc.owner.0;
+        }
+        for (holder, mark) in chain.into_iter().rev() {
+            let expr = js::action_js(&mark, "scroll_into_view", &json!({}));
+            self.script_eval_in(self.reach(holder), &expr).await?;
+        }
+        Ok(())
     }
 
     /// One mouse event at `at`; `buttons` 1 while the left button is held (a move then
@@ -348,20 +429,14 @@ impl Session {
                 .ok_or_else(|| AgentError::new(Code::InvalidArgs, format!("no file at {path}")))?;
             paths.push(full.to_string_lossy().into_owned());
         }
-        // The element itself (a remote object), only when it is a file input.
+        // The element itself (a remote object, in its own document), only when it is a file
+        // input.
+        let reach = self.reach(ref_.frame);
         let expr = format!(
             "(el => el && el.localName === 'input' && el.type === 'file' ? el : null)({})",
             js::ref_element_js(&ref_.page)
         );
-        let found = self
-            .guarded(async {
-                self.page()
-                    .execute(EvaluateParams::new(expr))
-                    .await
-                    .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))
-            })
-            .await?;
-        let object = found.result.result.object_id.clone().ok_or_else(|| {
+        let object = self.object_in(reach, &expr).await?.ok_or_else(|| {
             AgentError::new(
                 Code::ActionFailed,
                 format!("{} is not a file input (or left the page)", ref_.public),
@@ -369,14 +444,10 @@ impl Session {
         })?;
         let mut set = SetFileInputFilesParams::new(paths);
         set.object_id = Some(object);
-        self.guarded(async {
-            self.page()
-                .execute(set)
-                .await
-                .map(drop)
-                .map_err(|e| AgentError::new(Code::ActionFailed, format!("upload failed: {e}")))
-        })
-        .await
+        self.command_in(reach, set)
+            .await
+            .map(drop)
+            .map_err(|e| AgentError::new(e.code, format!("upload failed: {e}")))
     }
 
     /// Sends one built CDP input event.
@@ -430,7 +501,10 @@ impl Session {
         params: Value,
     ) -> Result<()> {
         let json = self
-            .script_eval(&js::action_js(&ref_.page, action, &params))
+            .script_eval_in(
+                self.reach(ref_.frame),
+                &js::action_js(&ref_.page, action, &params),
+            )
             .await?;
         let result = js::parse_action_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;

@@ -190,14 +190,29 @@ impl Session {
                 .unwrap_or(5_000)
                 .min(120_000),
         );
-        let condition = match (
+        // Where to look: a ref in its own document; text in the tab's document and in the
+        // cross-origin frames of the latest look (while it is the page's); JavaScript in the
+        // tab's document.
+        let conditions: Vec<(Option<usize>, String)> = match (
             opt_str(args, "ref")?,
             opt_str(args, "text")?,
             opt_str(args, "js")?,
         ) {
-            (Some(r), None, None) => js::ref_exists_js(&self.resolve(r)?.page),
-            (None, Some(t), None) => js::text_shown_js(t),
-            (None, None, Some(code)) => format!("!!({code})"),
+            (Some(r), None, None) => {
+                let target = self.resolve(r)?;
+                vec![(target.frame, js::ref_exists_js(&target.page))]
+            }
+            (None, Some(t), None) => {
+                let frames = match self.look_token {
+                    Some(_) => self.frames.docs.len(),
+                    None => 0,
+                };
+                std::iter::once(None)
+                    .chain((0..frames).map(Some))
+                    .map(|doc| (doc, js::text_shown_js(t)))
+                    .collect()
+            }
+            (None, None, Some(code)) => vec![(None, code.to_string())],
             _ => {
                 return Err(AgentError::new(
                     Code::InvalidArgs,
@@ -207,20 +222,22 @@ impl Session {
         };
         let start = Instant::now();
         loop {
-            // Each poll within what is left, so a stuck page still ends in TIMEOUT.
-            let left = timeout
-                .saturating_sub(start.elapsed())
-                .max(Duration::from_millis(100));
-            let poll = async {
-                Ok(tokio::time::timeout(left, self.page().evaluate(condition.as_str())).await)
-            };
-            let ok = self
-                .guarded(poll)
-                .await?
-                .ok()
-                .and_then(|r| r.ok())
-                .and_then(|r| r.into_value::<bool>().ok())
-                .unwrap_or(false);
+            let mut ok = false;
+            for (doc, condition) in &conditions {
+                // Each poll within what is left, so a stuck page still ends in TIMEOUT.
+                let left = timeout
+                    .saturating_sub(start.elapsed())
+                    .max(Duration::from_millis(100));
+                let poll = self.eval_bool_in(self.reach(*doc), condition);
+                ok = match tokio::time::timeout(left, poll).await {
+                    Ok(Err(e)) if e.code == Code::DialogOpen => return Err(e),
+                    Ok(done) => done.unwrap_or(false),
+                    Err(_) => false,
+                };
+                if ok {
+                    break;
+                }
+            }
             if ok {
                 return Ok(json!({"waited_ms": start.elapsed().as_millis() as u64}));
             }
@@ -252,7 +269,10 @@ impl Session {
         }
         let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(4_000) as usize;
         let json = self
-            .script_eval(&js::query_js(&target.page, kind, limit))
+            .script_eval_in(
+                self.reach(target.frame),
+                &js::query_js(&target.page, kind, limit),
+            )
             .await?;
         let ref_ = target.public;
         let result = js::parse_query_result(&json)

@@ -24,6 +24,7 @@
 //!   [`tabs`]: tabs the page opens, listing and switching them;
 //!   [`dialogs`]: `alert`, `confirm`, `prompt`, `beforeunload`, never a hang;
 //!   [`refs`]: looks, ref numbering and staleness;
+//!   [`frames`]: cross-origin frames, reached through CDP and merged into looks;
 //! - [`commands`]: `look`, `go`, `back`, `wait`, `query`, `eval`, `screenshot`;
 //!   [`actions`]: `act` and the input events behind it;
 //! - [`protocol`]: the protocol's own wire format and the stdio loop;
@@ -35,6 +36,7 @@ mod browser;
 mod commands;
 mod design;
 mod dialogs;
+mod frames;
 mod guard;
 mod overlay;
 mod protocol;

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use super::frames::Place;
 use super::protocol::opt_str;
 use super::session::{PageState, Session};
 use super::{AgentError, Code, Result};
@@ -34,10 +35,17 @@ impl Session {
             interactive_only,
             ..JsSnapshotOptions::default()
         };
+        // A ref scope in the tab's document is held by its mark across the walk; one in a
+        // cross-origin frame is kept only when the page is unchanged (`in_frame`).
         let (json, held) = match scope_ref {
+            Some(r) if self.resolve(&r.to_string())?.frame.is_some() => {
+                self.check_token(&r.to_string()).await?;
+                let json = self.script_eval(&js::snapshot_js(&options)).await?;
+                (json, Some((r, None, true)))
+            }
             Some(r) => {
                 let (json, mark) = self.held_snapshot(r, &options).await?;
-                (json, Some((r, mark)))
+                (json, Some((r, mark, false)))
             }
             None => (self.script_eval(&js::snapshot_js(&options)).await?, None),
         };
@@ -62,13 +70,16 @@ impl Session {
         }
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
+        let (docs, places) = self.merge_frames(&mut tree, &options).await?;
         let sig = signature(&tree.tree, interactive_only);
         // The same refs, and the scope's element marked as before: the latest look's numbers
         // still name the same elements.
         let keep = match &held {
-            Some((r, Some(mark))) => {
-                self.look_sig == Some(sig) && self.resolve(&r.to_string())?.page == *mark
+            Some((r, Some(mark), false)) => {
+                let was = self.resolve(&r.to_string())?;
+                self.look_sig == Some(sig) && was.frame.is_none() && was.page == *mark
             }
+            Some((_, _, true)) => self.look_sig == Some(sig),
             _ => false,
         };
         let base = if keep { self.ref_base } else { self.issued };
@@ -90,33 +101,58 @@ impl Session {
                 "this session has given out every ref number; start a new agent",
             )
         })?;
+        // With `keep` the places are the latest look's anyway: the same refs in the same order.
+        self.frames.docs = docs;
+        self.frames.places = places;
         if !keep {
             self.ref_base = base;
             self.issued = base + given;
             self.look_sig = options.scope.is_none().then_some(sig);
         }
-        if let Some((r, mark)) = held {
-            let scope_node = mark
-                .as_deref()
-                .and_then(Ref::parse)
-                .and_then(|m| Ref::new(m.number().checked_add(base)?));
+        if let Some((r, mark, in_frame)) = held {
+            let scope_node = if keep {
+                Some(r)
+            } else if in_frame {
+                None
+            } else {
+                mark.and_then(|m| self.position(&(None, m)))
+                    .and_then(|k| Ref::new(k.checked_add(base)?))
+            };
             if !scope_node.is_some_and(|n| keep_subtree(&mut tree, n)) {
                 return Err(AgentError::new(
                     Code::StaleRef,
                     format!(
-                        "{r} is no longer shown on the page (hidden, or past the look's node \
-                         limit); look without scope and use the new refs"
+                        "{r} is no longer shown on the page (hidden, changed, or past the look's \
+                         node limit); look without scope and use the new refs"
                     ),
                 ));
             }
         }
         if viewport_only {
-            let visible = self.eval_json(VISIBLE_REFS_JS).await?;
-            let visible: Vec<String> = serde_json::from_str(&visible).unwrap_or_default();
-            let visible = visible
-                .iter()
-                .filter_map(|r| Ref::new(Ref::parse(r)?.number().checked_add(base)?))
-                .collect();
+            // A frame's refs count only while its <iframe> does (a frame comes after the
+            // document that holds it).
+            let mut visible = HashSet::new();
+            let docs = std::iter::once(None).chain((0..self.frames.docs.len()).map(Some));
+            for doc in docs {
+                if let Some(frame) = doc.and_then(|i| self.frames.docs.get(i)) {
+                    let owner = self.position(&frame.owner).and_then(|k| Ref::new(k + base));
+                    if !owner.is_some_and(|o| visible.contains(&o)) {
+                        continue;
+                    }
+                }
+                let marks = match self.eval_json_in(self.reach(doc), VISIBLE_REFS_JS).await {
+                    Ok(marks) => marks,
+                    // A frame that went away shows nothing; the tab's document must answer.
+                    Err(e) if doc.is_none() => return Err(e),
+                    Err(_) => continue,
+                };
+                let marks: Vec<String> = serde_json::from_str(&marks).unwrap_or_default();
+                visible.extend(
+                    marks
+                        .into_iter()
+                        .filter_map(|m| Ref::new(self.position(&(doc, m))?.checked_add(base)?)),
+                );
+            }
             keep_refs(&mut tree.tree, &visible);
         }
         Ok(tree)
@@ -192,10 +228,39 @@ impl Session {
                 ),
             ));
         }
+        let k = n - self.ref_base;
+        let (frame, page) = match self.frames.places.get(k as usize - 1) {
+            Some((frame, mark)) => (*frame, mark.clone()),
+            None => (None, format!("e{k}")),
+        };
         Ok(Target {
             public: ref_.to_string(),
-            page: format!("e{}", n - self.ref_base),
+            page,
+            frame,
         })
+    }
+
+    /// The number (within the latest look, from 1) of the ref at `place`.
+    pub(super) fn position(&self, place: &Place) -> Option<u32> {
+        if self.frames.places.is_empty() {
+            return match place {
+                (None, mark) => Ref::parse(mark).map(Ref::number),
+                _ => None,
+            };
+        }
+        let at = self.frames.places.iter().position(|p| p == place)?;
+        u32::try_from(at + 1).ok()
+    }
+
+    /// `STALE_REF` unless the tab's document still carries the latest look's token.
+    pub(super) async fn check_token(&self, ref_: &str) -> Result<PageState> {
+        let Some(token) = &self.look_token else {
+            return Err(AgentError::stale(ref_));
+        };
+        match self.state().await {
+            Some(state) if state.token.as_deref() == Some(token.as_str()) => Ok(state),
+            _ => Err(AgentError::stale(ref_)),
+        }
     }
 
     /// The ref of an `act`/`query`, checked against the latest look, with the page state the
@@ -205,21 +270,18 @@ impl Session {
             AgentError::new(Code::InvalidArgs, "\"ref\" is required (e.g. \"e5\")")
         })?;
         let target = self.resolve(ref_)?;
-        let Some(token) = &self.look_token else {
-            return Err(AgentError::stale(ref_));
-        };
-        match self.state().await {
-            Some(state) if state.token.as_deref() == Some(token.as_str()) => Ok((target, state)),
-            _ => Err(AgentError::stale(ref_)),
-        }
+        let state = self.check_token(ref_).await?;
+        Ok((target, state))
     }
 }
 
-/// A ref as the caller knows it (session-wide numbering) and as the page marks it.
+/// A ref as the caller knows it (session-wide numbering) and as the page marks it: the mark
+/// in its document, the tab's or (`frame`) a cross-origin frame's of the latest look.
 #[derive(Debug, Default)]
 pub(super) struct Target {
     pub(super) public: String,
     pub(super) page: String,
+    pub(super) frame: Option<usize>,
 }
 
 /// Gives every ref of the tree `base` more, in place; returns the highest ref the tree held

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::browser::{self, Launched};
 use super::dialogs::{DialogWatch, Reported};
+use super::frames::Frames;
 use super::tabs::TabWatch;
 use super::{AgentError, Code, LaunchOptions, Result};
 use crate::js;
@@ -26,6 +27,9 @@ pub struct Session {
     pub(super) reported: Reported,
     /// Pages created in the browser, for adopting the tabs our pages open.
     pub(super) opened: TabWatch,
+    /// Cross-origin frames: the sessions that reach them, and where the latest look's refs
+    /// are.
+    pub(super) frames: Frames,
     pub(super) options: LaunchOptions,
     /// Refs given by looks before the latest: the latest look's `eN` on the page is
     /// `e(ref_base + N)` to the caller.
@@ -104,6 +108,13 @@ impl Session {
                 return Err(e);
             }
         };
+        let frames = match Frames::start(&launched.browser).await {
+            Ok(frames) => frames,
+            Err(e) => {
+                launched.close().await;
+                return Err(e);
+            }
+        };
         let page = match launched.browser.new_page("about:blank").await {
             Ok(page) => page,
             Err(e) => {
@@ -128,6 +139,7 @@ impl Session {
             current: 0,
             reported,
             opened,
+            frames,
             options,
             ref_base: 0,
             issued: 0,

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -167,4 +167,78 @@ impl Lines {
             }
         }
     }
+}
+
+/// The page a cross-site frame shows: a field, a button whose handler writes who accepted,
+/// and a line hidden by CSS that no output may carry.
+pub const TERMS_PAGE: &str = r#"<!doctype html><title>Terms</title>
+<label>Full name <input name=name></label>
+<button onclick="document.getElementById('state').textContent = 'Accepted by ' +
+  document.querySelector('input').value">Accept terms</button>
+<p id=state>Not accepted yet</p><p style="display:none">SECRET-cross-site-frame</p>"#;
+
+/// corpus/components.html (an open shadow root, a same-origin frame) whose Terms frame loads
+/// `/terms.html` ([`TERMS_PAGE`]) from `localhost` on the page's port, while the page itself
+/// is served from `127.0.0.1` ([`serve`]): another site, so under Chromium's default
+/// site-per-process the frame runs in a process of its own (an out-of-process iframe, a
+/// DevTools target of type `iframe`) and the page's script cannot enter it.
+pub fn cross_site_page() -> String {
+    let page = include_str!("../../corpus/components.html").replace(
+        r#"<iframe title=Terms src="https://terms.example/accept"></iframe>"#,
+        "<iframe title=Terms></iframe><script>document.querySelector('iframe[title=Terms]').src \
+         = 'http://localhost:' + location.port + '/terms.html'</script>",
+    );
+    assert!(
+        page.contains("/terms.html"),
+        "corpus/components.html changed"
+    );
+    page
+}
+
+/// The DevTools targets, `(type, url)`, of the Chromium whose profile folder is `profile`:
+/// its `/json/list`, on the port it wrote to the profile's `DevToolsActivePort`.
+pub fn devtools_targets(profile: &Path) -> Vec<(String, String)> {
+    let port = std::fs::read_to_string(profile.join("DevToolsActivePort"))
+        .ok()
+        .and_then(|f| f.lines().next()?.trim().parse::<u16>().ok())
+        .expect("the browser's DevTools port");
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("DevTools port");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .expect("timeout");
+    // One write: Chromium's DevTools server reads the request line and headers whole.
+    let request = format!("GET /json/list HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    stream.write_all(request.as_bytes()).expect("request");
+    // Read up to the body's announced length (the server may keep the connection open).
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 16384];
+    let body = loop {
+        let n = stream.read(&mut buf).expect("answer");
+        assert!(n > 0, "the DevTools server closed without an answer");
+        answer.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            continue;
+        };
+        let length = head
+            .lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case("content-length")
+                    .then(|| v.trim().parse::<usize>().ok())?
+            })
+            .expect("Content-Length");
+        if body.len() >= length {
+            break body.to_string();
+        }
+    };
+    let list: serde_json::Value = serde_json::from_str(&body).expect("target list is JSON");
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|t| {
+            let field = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+            (field("type"), field("url"))
+        })
+        .collect()
 }
