@@ -292,16 +292,7 @@ impl Session {
     /// Scrolls the `<iframe>`s that hold the frame document `frame` into view, outermost
     /// first.
     async fn show_frame(&self, frame: Option<usize>) -> Result<()> {
-        let mut chain = Vec::new();
-        let mut at = frame;
-        while let Some(doc) = at.and_then(|i| self.frames.docs.get(i)) {
-            if chain.len() > self.frames.docs.len() {
-                break;
-            }
-            chain.push(doc.owner.clone());
-            at = doc.owner.0;
-        }
-        for (holder, mark) in chain.into_iter().rev() {
+        for (holder, mark) in self.frames.holders(frame).into_iter().rev() {
             let expr = js::action_js(&mark, "scroll_into_view", &json!({}));
             self.script_eval_in(self.reach(holder), &expr).await?;
         }

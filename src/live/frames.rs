@@ -93,7 +93,10 @@ pub(super) struct Frames {
     pub(super) docs: Vec<FrameDoc>,
     /// The latest look's refs in document order (its `k`-th ref is `places[k - 1]`); empty
     /// when the look merged no frame, and then its `eK` is the tab document's `eK`.
-    pub(super) places: Vec<Place>,
+    places: Vec<Place>,
+    /// The number of each place in `places` (from 1): the viewport filter and scopes look a
+    /// ref up by its mark once per mark, which a scan of `places` made quadratic.
+    numbers: HashMap<Place, u32>,
 }
 
 impl Frames {
@@ -110,7 +113,48 @@ impl Frames {
             sessions: std::sync::Mutex::new(HashMap::new()),
             docs: Vec::new(),
             places: Vec::new(),
+            numbers: HashMap::new(),
         })
+    }
+
+    /// The `<iframe>` elements that hold the frame document `doc`, innermost first: each
+    /// one's document and mark, ending with one in the tab's document (none for the tab's
+    /// own document).
+    pub(super) fn holders(&self, doc: Option<usize>) -> Vec<Place> {
+        let mut chain = Vec::new();
+        let mut at = doc;
+        // Frames nest at most MAX_DEPTH deep; the bound also ends a cycle no look makes.
+        while let Some(frame) = at.and_then(|i| self.docs.get(i)) {
+            if chain.len() > MAX_DEPTH {
+                break;
+            }
+            chain.push(frame.owner.clone());
+            at = frame.owner.0;
+        }
+        chain
+    }
+
+    /// The latest look's frame documents and its refs' places, in document order.
+    pub(super) fn set_look(&mut self, docs: Vec<FrameDoc>, places: Vec<Place>) {
+        self.numbers = places.iter().cloned().zip(1..).collect();
+        self.docs = docs;
+        self.places = places;
+    }
+
+    /// Where the latest look's `k`-th ref is; `None` when the look merged no frame.
+    pub(super) fn place(&self, k: u32) -> Option<&Place> {
+        self.places.get((k as usize).checked_sub(1)?)
+    }
+
+    /// The number (within the latest look, from 1) of the ref at `place`.
+    pub(super) fn position(&self, place: &Place) -> Option<u32> {
+        if self.places.is_empty() {
+            return match place {
+                (None, mark) => Ref::parse(mark).map(Ref::number),
+                _ => None,
+            };
+        }
+        self.numbers.get(place).copied()
     }
 }
 
@@ -531,14 +575,10 @@ impl Session {
     /// The mark of the `<iframe>` in the tab's document that holds `doc` (the element itself
     /// when it is there): what the sidebar outlines.
     pub(super) fn top_mark(&self, doc: Option<usize>, mark: &str) -> String {
-        let (mut at, mut mark) = (doc, mark.to_string());
-        for _ in 0..=MAX_DEPTH {
-            let Some(frame) = at.and_then(|i| self.frames.docs.get(i)) else {
-                break;
-            };
-            (at, mark) = frame.owner.clone();
-        }
-        mark
+        self.frames
+            .holders(doc)
+            .last()
+            .map_or_else(|| mark.to_string(), |(_, m)| m.clone())
     }
 }
 

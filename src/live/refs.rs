@@ -5,7 +5,6 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::frames::Place;
 use super::protocol::opt_str;
 use super::session::{PageState, Session};
 use super::{AgentError, Code, Result};
@@ -102,8 +101,7 @@ impl Session {
             )
         })?;
         // With `keep` the places are the latest look's anyway: the same refs in the same order.
-        self.frames.docs = docs;
-        self.frames.places = places;
+        self.frames.set_look(docs, places);
         if !keep {
             self.ref_base = base;
             self.issued = base + given;
@@ -115,7 +113,7 @@ impl Session {
             } else if in_frame {
                 None
             } else {
-                mark.and_then(|m| self.position(&(None, m)))
+                mark.and_then(|m| self.frames.position(&(None, m)))
                     .and_then(|k| Ref::new(k.checked_add(base)?))
             };
             if !scope_node.is_some_and(|n| keep_subtree(&mut tree, n)) {
@@ -135,7 +133,10 @@ impl Session {
             let docs = std::iter::once(None).chain((0..self.frames.docs.len()).map(Some));
             for doc in docs {
                 if let Some(frame) = doc.and_then(|i| self.frames.docs.get(i)) {
-                    let owner = self.position(&frame.owner).and_then(|k| Ref::new(k + base));
+                    let owner = self
+                        .frames
+                        .position(&frame.owner)
+                        .and_then(|k| Ref::new(k + base));
                     if !owner.is_some_and(|o| visible.contains(&o)) {
                         continue;
                     }
@@ -148,9 +149,9 @@ impl Session {
                 };
                 let marks: Vec<String> = serde_json::from_str(&marks).unwrap_or_default();
                 visible.extend(
-                    marks
-                        .into_iter()
-                        .filter_map(|m| Ref::new(self.position(&(doc, m))?.checked_add(base)?)),
+                    marks.into_iter().filter_map(|m| {
+                        Ref::new(self.frames.position(&(doc, m))?.checked_add(base)?)
+                    }),
                 );
             }
             keep_refs(&mut tree.tree, &visible);
@@ -229,7 +230,7 @@ impl Session {
             ));
         }
         let k = n - self.ref_base;
-        let (frame, page) = match self.frames.places.get(k as usize - 1) {
+        let (frame, page) = match self.frames.place(k) {
             Some((frame, mark)) => (*frame, mark.clone()),
             None => (None, format!("e{k}")),
         };
@@ -238,18 +239,6 @@ impl Session {
             page,
             frame,
         })
-    }
-
-    /// The number (within the latest look, from 1) of the ref at `place`.
-    pub(super) fn position(&self, place: &Place) -> Option<u32> {
-        if self.frames.places.is_empty() {
-            return match place {
-                (None, mark) => Ref::parse(mark).map(Ref::number),
-                _ => None,
-            };
-        }
-        let at = self.frames.places.iter().position(|p| p == place)?;
-        u32::try_from(at + 1).ok()
     }
 
     /// `STALE_REF` unless the tab's document still carries the latest look's token.
