@@ -17,6 +17,7 @@ mod guard;
 mod pipeline;
 pub mod select;
 mod sink;
+mod streamed;
 
 use std::num::NonZeroU32;
 
@@ -368,14 +369,15 @@ impl Dom {
         Dom::parse_document(html, threads, 0, &mut budget)
     }
 
-    /// Parses a document `frame_depth` frames deep, then puts its shadow roots and frames
-    /// in place.
+    /// Parses a document `frame_depth` frames deep, then puts its streamed content, shadow
+    /// roots and frames in place.
     fn parse_document(html: &str, threads: Threads, frame_depth: u32, budget: &mut usize) -> Dom {
         let mut dom = None;
         if threads.two(html.len(), Threads::AUTO_MIN_LEN) {
             dom = pipeline::parse(html).ok();
         }
         let mut dom = dom.unwrap_or_else(|| guard::parse(html));
+        dom.complete_streamed();
         dom.compose(threads, frame_depth, budget);
         dom
     }

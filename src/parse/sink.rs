@@ -272,7 +272,7 @@ pub(super) fn append(nodes: &mut [Node], parent: NodeId, child: NodeId) {
     nodes[parent.index()].last_child = Some(child);
 }
 
-fn insert_before(nodes: &mut [Node], sibling: NodeId, child: NodeId) {
+pub(super) fn insert_before(nodes: &mut [Node], sibling: NodeId, child: NodeId) {
     detach(nodes, child);
     let (parent, prev) = {
         let s = &nodes[sibling.index()];

@@ -1,0 +1,313 @@
+//! Streamed server rendering put in place: the content a page sent late, hidden at the end
+//! of the document, moved to where it shows.
+//!
+//! React's streaming renderer (used by Next.js's App Router and most React frameworks since
+//! React 18) sends a page in order, and where a part is not ready yet it sends a fallback
+//! (often an empty skeleton) between the comments `<!--$?-->` and `<!--/$-->`, after a
+//! `<template id="B:0">` that marks the place. When the part is ready it follows at the end
+//! of the body as `<div hidden id="S:0">…</div>` with a one-line script, `$RC("B:0","S:0")`,
+//! that swaps it in. A person never sees the hidden copy where it was sent: they see it in the
+//! boundary's place, and an offline reader that runs no script saw a skeleton where the
+//! page's text is and nothing of the text (a landing page read as "no main content").
+//!
+//! The swap is not page logic but a fixed, declarative protocol, so it is replayed here the way
+//! the runtime does it (`react-dom`'s `ReactDOMFizzInstructionSetShared.js`,
+//! `completeBoundary` and `completeSegment`), in the order the scripts run:
+//!
+//! - `$RC(boundary, segment)` and `$RR(boundary, segment, styles)`: the template and the
+//!   fallback after it, up to the boundary's closing `<!--/$-->` (nested boundaries counted),
+//!   leave the tree, and the segment's children take their place. With a third argument
+//!   `$RC` reports an error and the client renders the boundary instead: nothing moves.
+//! - `$RS(segment, placeholder)`: the segment's children go where the placeholder
+//!   `<template id="P:0">` is, and the placeholder leaves.
+//! - The same instructions as data, for pages that use React's external runtime under a
+//!   strict CSP: `<template data-rci data-bid data-sid>`, `data-rri` (with styles) and
+//!   `<template data-rsi data-sid data-pid>`.
+//!
+//! Anything else (`$RX`, the client-render instruction; a call whose arguments are not plain
+//! string literals; an id the page does not have) leaves the tree as parsed: what stays hidden
+//! stays out of the snapshot.
+
+use std::collections::HashMap;
+
+use html5ever::local_name;
+use memchr::memmem;
+
+use super::sink::{append, detach, insert_before};
+use super::{Dom, NodeData, NodeId};
+
+/// One swap the streaming runtime would make.
+#[derive(Debug, PartialEq, Eq)]
+enum Swap {
+    /// `completeBoundary`: the segment's children replace the boundary's fallback.
+    Boundary { boundary: String, segment: String },
+    /// `completeSegment`: the segment's children replace the placeholder.
+    Segment {
+        segment: String,
+        placeholder: String,
+    },
+}
+
+/// Longest id a swap names: React's are `B:`, `S:` or `P:` and a number, after the
+/// application's optional identifier prefix.
+const MAX_ID: usize = 128;
+
+impl Dom {
+    /// Replays the streaming runtime's swaps (see the module documentation). Pages without
+    /// them cost one substring search per inline script.
+    pub(super) fn complete_streamed(&mut self) {
+        let swaps = self.swaps();
+        if swaps.is_empty() {
+            return;
+        }
+        let mut wanted: Vec<&str> = Vec::with_capacity(swaps.len() * 2);
+        for s in &swaps {
+            match s {
+                Swap::Boundary { boundary, segment } => wanted.extend([&**boundary, &**segment]),
+                Swap::Segment {
+                    segment,
+                    placeholder,
+                } => wanted.extend([&**segment, &**placeholder]),
+            }
+        }
+        // getElementById: the first element with the id, in tree order.
+        let mut ids: HashMap<String, NodeId> = HashMap::new();
+        for d in self.descendants(NodeId::DOCUMENT) {
+            if let Some(id) = self.element(d).and_then(|e| e.attr(&local_name!("id"))) {
+                if wanted.contains(&id) && !ids.contains_key(id) {
+                    ids.insert(id.to_string(), d);
+                }
+            }
+        }
+        for swap in swaps {
+            // An element an earlier swap removed is not found any more.
+            let attached = |dom: &Dom, id: &str| {
+                ids.get(id)
+                    .copied()
+                    .filter(|&n| dom.node(n).parent.is_some())
+            };
+            match swap {
+                Swap::Boundary { boundary, segment } => {
+                    let Some(seg) = attached(self, &segment) else {
+                        continue;
+                    };
+                    detach(&mut self.nodes, seg);
+                    if let Some(mark) = attached(self, &boundary) {
+                        self.fill_boundary(mark, seg);
+                    }
+                }
+                Swap::Segment {
+                    segment,
+                    placeholder,
+                } => {
+                    let (Some(seg), Some(place)) =
+                        (attached(self, &segment), attached(self, &placeholder))
+                    else {
+                        continue;
+                    };
+                    detach(&mut self.nodes, seg);
+                    let moved: Vec<NodeId> = self.children(seg).collect();
+                    for c in moved {
+                        insert_before(&mut self.nodes, place, c);
+                    }
+                    detach(&mut self.nodes, place);
+                }
+            }
+        }
+    }
+
+    /// `completeBoundary`: removes `mark` (the boundary's template) and its following
+    /// siblings up to the boundary's closing comment, and puts `segment`'s children there.
+    fn fill_boundary(&mut self, mark: NodeId, segment: NodeId) {
+        let Some(parent) = self.node(mark).parent else {
+            return;
+        };
+        let mut depth = 0u32;
+        let mut at = Some(mark);
+        let mut end = None;
+        while let Some(n) = at {
+            let next = self.node(n).next_sibling;
+            if let NodeData::Comment(c) = self.node(n).data {
+                match self.str(c) {
+                    "/$" if depth == 0 => {
+                        end = Some(n);
+                        break;
+                    }
+                    "/$" => depth -= 1,
+                    "$" | "$?" | "$!" => depth += 1,
+                    _ => {}
+                }
+            }
+            detach(&mut self.nodes, n);
+            at = next;
+        }
+        let moved: Vec<NodeId> = self.children(segment).collect();
+        for c in moved {
+            match end {
+                Some(end) => insert_before(&mut self.nodes, end, c),
+                None => append(&mut self.nodes, parent, c),
+            }
+        }
+    }
+
+    /// The swaps the page's inline scripts and instruction templates ask for, in the order
+    /// they run (document order).
+    fn swaps(&self) -> Vec<Swap> {
+        let finder = memmem::Finder::new("$R");
+        let mut swaps = Vec::new();
+        for d in self.descendants(NodeId::DOCUMENT) {
+            let Some(el) = self.element(d) else { continue };
+            if el.is_html(&local_name!("script")) {
+                if el.attr(&local_name!("src")).is_some() {
+                    continue;
+                }
+                for c in self.children(d) {
+                    let Some(text) = self.text(c) else { continue };
+                    for at in finder.find_iter(text.as_bytes()) {
+                        swaps.extend(call(&text[at..]));
+                    }
+                }
+            } else if el.is_html(&local_name!("template")) {
+                let data = |name: &str| {
+                    el.attrs()
+                        .find(|(n, _)| &***n == name)
+                        .map(|(_, v)| v.to_string())
+                };
+                if data("data-rci").is_some() || data("data-rri").is_some() {
+                    if let (Some(boundary), Some(segment)) = (data("data-bid"), data("data-sid")) {
+                        swaps.push(Swap::Boundary { boundary, segment });
+                    }
+                } else if data("data-rsi").is_some() {
+                    if let (Some(segment), Some(placeholder)) = (data("data-sid"), data("data-pid"))
+                    {
+                        swaps.push(Swap::Segment {
+                            segment,
+                            placeholder,
+                        });
+                    }
+                }
+            }
+        }
+        swaps
+    }
+}
+
+/// The swap a call at the start of `src` (which starts with `$R`) makes, if it is one of the
+/// runtime's instructions with string-literal arguments.
+fn call(src: &str) -> Option<Swap> {
+    let rest = src.get(2..)?;
+    let (kind, rest) = rest.split_at_checked(1)?;
+    let rest = rest.strip_prefix('(')?;
+    let (first, rest) = literal(rest)?;
+    let rest = rest.trim_start().strip_prefix(',')?.trim_start();
+    let (second, rest) = literal(rest)?;
+    let closes = rest.trim_start().starts_with(')');
+    match kind {
+        // A third argument to $RC is the error digest: the client renders that boundary.
+        "C" if closes => Some(Swap::Boundary {
+            boundary: first,
+            segment: second,
+        }),
+        "R" => Some(Swap::Boundary {
+            boundary: first,
+            segment: second,
+        }),
+        "S" if closes => Some(Swap::Segment {
+            segment: first,
+            placeholder: second,
+        }),
+        _ => None,
+    }
+}
+
+/// A JavaScript string literal without escapes at the start of `src`, and what follows it.
+fn literal(src: &str) -> Option<(String, &str)> {
+    let src = src.trim_start();
+    let quote = src.chars().next().filter(|&q| q == '"' || q == '\'')?;
+    let body = &src[1..];
+    let end = body.find(quote)?;
+    let value = &body[..end];
+    if end > MAX_ID || value.is_empty() || value.contains(['\\', '\n']) {
+        return None;
+    }
+    Some((value.to_string(), &body[end + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body_text(dom: &Dom) -> String {
+        let mut out = Vec::new();
+        let mut walk = dom.descendants(NodeId::DOCUMENT);
+        while let Some(d) = walk.next() {
+            if let Some(e) = dom.element(d) {
+                if e.is_html(&local_name!("script")) || e.attr(&local_name!("hidden")).is_some() {
+                    walk.skip_subtree(d);
+                }
+            } else if let Some(t) = dom.text(d) {
+                if !t.trim().is_empty() {
+                    out.push(t.trim());
+                }
+            }
+        }
+        out.join("|")
+    }
+
+    #[test]
+    fn a_completed_boundary_replaces_its_fallback() {
+        let dom = Dom::parse(
+            r#"<main><h1>Title</h1><!--$?--><template id="B:0"></template><p>Loading…</p><!--$--><p>nested</p><!--/$--><!--/$--><p>After</p></main>
+            <div hidden id="S:0"><p>First paragraph</p><p>Second</p></div>
+            <script>$RC=function(b,c,e){/* runtime */};$RC("B:0","S:0")</script>"#,
+        );
+        assert_eq!(body_text(&dom), "Title|First paragraph|Second|After");
+    }
+
+    #[test]
+    fn segments_and_nested_boundaries_complete_in_script_order() {
+        let dom = Dom::parse(
+            r#"<div id="app">A<template id="P:1"></template>D</div>
+            <div hidden id="S:1">B<!--$?--><template id="B:2"></template>…<!--/$--></div>
+            <script>$RS("S:1","P:1")</script>
+            <div hidden id="S:2">C</div>
+            <script>$RC('B:2', 'S:2')</script>"#,
+        );
+        assert_eq!(body_text(&dom), "A|B|C|D");
+    }
+
+    #[test]
+    fn an_errored_boundary_or_an_unknown_call_moves_nothing() {
+        let page = r#"<p>Before</p><!--$?--><template id="B:0"></template><p>Loading</p><!--/$-->
+            <div hidden id="S:0"><p>Secret</p></div>
+            <script>$RC("B:0","S:0","digest");$RX("B:0","S:0");$RC(id,"S:0");$RC("B:\"0","S:0")</script>"#;
+        let dom = Dom::parse(page);
+        assert_eq!(body_text(&dom), "Before|Loading");
+    }
+
+    #[test]
+    fn instruction_templates_complete_like_the_inline_runtime() {
+        let dom = Dom::parse(
+            r#"<div><!--$?--><template id="B:0"></template>skeleton<!--/$--></div>
+            <div hidden id="S:0">Ready</div>
+            <template data-rci="" data-bid="B:0" data-sid="S:0"></template>"#,
+        );
+        assert_eq!(body_text(&dom), "Ready");
+    }
+
+    #[test]
+    fn a_call_parses_only_plain_string_literals() {
+        assert_eq!(
+            call(r#"$RC("B:1", "S:1")"#),
+            Some(Swap::Boundary {
+                boundary: "B:1".into(),
+                segment: "S:1".into()
+            })
+        );
+        assert_eq!(call(r#"$RC("B:1","S:1","e")"#), None);
+        assert_eq!(call(r#"$RC=function(a,b){}"#), None);
+        assert_eq!(call("$R"), None);
+        assert_eq!(call("$Ré"), None);
+        assert_eq!(call(r#"$RS("S:1""#), None);
+    }
+}
