@@ -454,6 +454,9 @@ fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> Snapsh
 /// Room kept for the line that says the output was cut, should the estimates be off.
 const END_RESERVE: usize = 40;
 
+/// The share of the budget (in percent) after which no further key form starts (`choose`).
+const KEY_SHARE_PERCENT: isize = 40;
+
 /// Pass 3 of the plan: priority classes in turn, each in document order (the main
 /// content's headings before its text), take a line when it fits with the lines of its
 /// ancestors not yet shown and the stub lines the change leaves to write.
@@ -557,12 +560,39 @@ fn choose(
     } else {
         0
     };
+    // Key forms come first and whole, but not all of them before everything else: a page
+    // with a sign-in, a registration and three download pop-ups (each with an e-mail field
+    // and a country list) spent the whole budget on forms and folded its article. A key
+    // form is started while the key class has spent under `KEY_SHARE` of the budget; one
+    // left over ranks with the rest of the page.
+    let key_share = (budget as isize) * KEY_SHARE_PERCENT / 100;
+    let mut key_spent = 0isize;
+    let mut forms_started: Vec<usize> = Vec::new();
     let mut chain: Vec<usize> = Vec::new();
     let mut formatted = HashMap::new();
     for (class, stage) in passes {
         for i in 1..n {
             if plan.kind[i] != plan::Kind::Line || plan.shown[i] || plan.prio[i] != class {
                 continue;
+            }
+            if class == plan::P_KEY {
+                if let Some(&form) = plan.form_of.get(&i) {
+                    if !forms_started.contains(&form) {
+                        if key_spent >= key_share {
+                            let members: Vec<usize> = plan
+                                .form_of
+                                .iter()
+                                .filter(|&(_, &f)| f == form)
+                                .map(|(&m, _)| m)
+                                .collect();
+                            for m in members {
+                                plan.prio[m] = plan::P_REST;
+                            }
+                            continue;
+                        }
+                        forms_started.push(form);
+                    }
+                }
             }
             let is_heading = flat[i].node.role.as_deref() == Some("heading");
             let wanted = match stage {
@@ -706,6 +736,9 @@ fn choose(
             lines += new_lines;
             runs += delta_runs;
             remaining -= fixed + spent;
+            if class == plan::P_KEY {
+                key_spent += fixed + spent;
+            }
         }
     }
     let _ = runs;

@@ -263,6 +263,9 @@ pub(super) struct Plan {
     pub reasons: Vec<TruncateReason>,
     /// A text run shown shorter: without the words its neighbours' names already say.
     pub text_override: HashMap<usize, String>,
+    /// The key form each line of one belongs to (the flat index of its first member), for
+    /// the choice to take or leave a form whole (`form_clusters`).
+    pub form_of: HashMap<usize, usize>,
 }
 
 pub(super) fn role_of(node: &TreeNode) -> &str {
@@ -685,7 +688,7 @@ impl Plan {
             }
             prio[i] = pr;
         }
-        form_clusters(flat, forms, &kind, &counts, &mut prio);
+        let form_of = form_clusters(flat, forms, &kind, &counts, &mut prio);
 
         let mut prose = (0..n)
             .map(|i| {
@@ -788,6 +791,7 @@ impl Plan {
             cut: HashMap::new(),
             reasons: Vec::new(),
             text_override,
+            form_of,
         };
         plan.shown[0] = true;
         plan
@@ -994,8 +998,9 @@ fn form_clusters(
     kind: &[Kind],
     counts: &[Counts],
     prio: &mut [u8],
-) {
+) -> HashMap<usize, usize> {
     let units = form_units(flat, forms);
+    let mut form_of = HashMap::new();
     let mut members: Vec<usize> = Vec::new();
     for &(s, e) in &units {
         members.clear();
@@ -1021,15 +1026,17 @@ fn form_clusters(
         if key_form(&members, flat, counts, prio) {
             for &m in &members {
                 prio[m] = P_KEY;
+                form_of.insert(m, members[0]);
             }
         }
     }
 
-    let close = |members: &mut Vec<usize>, prio: &mut [u8]| {
+    let close = |members: &mut Vec<usize>, prio: &mut [u8], form_of: &mut HashMap<usize, usize>| {
         if key_form(members, flat, counts, prio) {
             for &m in members.iter() {
                 if prio[m] != P_CHROME || counts[m].key != Key::No {
                     prio[m] = P_KEY;
+                    form_of.insert(m, members[0]);
                 }
             }
         }
@@ -1045,7 +1052,7 @@ fn form_clusters(
         // A form element's controls are its unit, never part of a run.
         if let Some(&&(s, e)) = units.peek() {
             if i >= s {
-                close(&mut members, prio);
+                close(&mut members, prio, &mut form_of);
                 units.next();
                 i = i.max(e);
                 continue;
@@ -1085,7 +1092,7 @@ fn form_clusters(
             if bridge {
                 gap += 1;
             } else {
-                close(&mut members, prio);
+                close(&mut members, prio, &mut form_of);
                 links_in_row = 0;
                 gap = 0;
             }
@@ -1096,16 +1103,17 @@ fn form_clusters(
         // A run does not cross into another region (the sidebar's sign-up after the
         // header's search): it keeps the priority class it started in.
         if members.first().is_some_and(|&s| prio[s] != prio[i]) {
-            close(&mut members, prio);
+            close(&mut members, prio, &mut form_of);
             links_in_row = 0;
         }
         members.push(i);
         if members.len() >= 40 {
-            close(&mut members, prio);
+            close(&mut members, prio, &mut form_of);
         }
         i += 1;
     }
-    close(&mut members, prio);
+    close(&mut members, prio, &mut form_of);
+    form_of
 }
 
 /// The estimated cost of a stub line (it is written only at the end, once the runs are

@@ -547,3 +547,52 @@ fn a_figure_line_says_its_caption_once() {
     assert_eq!(text.matches("schooner Polaris").count(), 2, "{text}");
     assert!(text.contains("- figure: "), "{text}");
 }
+
+#[test]
+fn key_forms_leave_the_article_a_share_of_the_budget() {
+    // A page with a sign-in form and 29 registration pop-ups, each with an e-mail field and
+    // a country list, after its article: the first form comes whole, the article still
+    // shows, and the pop-ups take what is left.
+    let countries: String = (0..200)
+        .map(|i| format!("<option>Country number {i}</option>"))
+        .collect();
+    let form = |k: u32| {
+        format!(
+            "<form><label>Email {k} <input type=email name=e{k}></label>\
+             <label>Password {k} <input type=password name=p{k}></label>\
+             <label>Country {k} <select name=c{k}>{countries}</select></label>\
+             <label><input type=checkbox name=r{k}> Remember me {k}</label>\
+             <button>Send {k}</button></form>"
+        )
+    };
+    let para = |i: u32| format!("<p>Paragraph {i} {}</p>", "of the article ".repeat(20));
+    let html = format!(
+        "<main><h1>Trends</h1>{}</main>{}",
+        (0..40).map(para).collect::<String>(),
+        (0..30).map(form).collect::<String>()
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let opts = RenderOptions::default();
+    let r = doc.snapshot(&opts);
+    assert!(r.text.chars().count() <= opts.max_chars_total);
+    for needle in [
+        "Email 0",
+        "Password 0",
+        "Country 0",
+        "Remember me 0",
+        "Send 0",
+    ] {
+        assert!(
+            r.text.contains(needle),
+            "the first form is whole: {needle}\n{}",
+            r.text
+        );
+    }
+    for i in 0..5 {
+        assert!(
+            r.text.contains(&format!("Paragraph {i} ")),
+            "paragraph {i} of the article shows:\n{}",
+            r.text
+        );
+    }
+}
