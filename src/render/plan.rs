@@ -639,6 +639,7 @@ impl Plan {
             last_child.insert(p, i);
 
             // Priority: inherited, then what this node says of itself.
+            let c_text = |i: usize| counts[i].text;
             let mut pr = prio[p];
             if in_main[i] && pr == P_REST {
                 pr = P_MAIN;
@@ -646,6 +647,10 @@ impl Plan {
             match role {
                 "navigation" | "banner" | "contentinfo" if i != main => pr = P_CHROME,
                 "complementary" if pr != P_KEY && pr != P_CHROME => pr = P_ASIDE,
+                // A document in a modal (terms, a refund policy, a size guide) is no prompt:
+                // offline its dialog is most likely closed (a script or an external sheet
+                // hides it), and first it would take the budget from the page.
+                "dialog" | "alertdialog" if c_text(i) > DIALOG_MAX_TEXT => {}
                 "dialog" | "alertdialog" | "alert" | "search" => {
                     pr = if consent_block(flat, i) {
                         P_CHROME
@@ -881,6 +886,11 @@ fn single_content_child(flat: &[Flat<'_>], i: usize, content: &impl Fn(usize) ->
 /// the page's landmarks or a menu's worth of links. Its controls are then grouped in runs,
 /// as on a page without form elements.
 const MAX_FORM_CONTROLS: u32 = 40;
+
+/// A dialog holding more text than this (bytes) ranks as the region it is in, not first: a
+/// prompt, a sign-in, a cart confirmation or a cookie notice is shorter. 2 000 bytes is
+/// about 300 words.
+const DIALOG_MAX_TEXT: u32 = 2000;
 const MAX_FORM_LINKS: u32 = 20;
 
 /// A text of a form shorter than this (in bytes) is one of its labels or notes ("Remember

@@ -596,3 +596,29 @@ fn key_forms_leave_the_article_a_share_of_the_budget() {
         );
     }
 }
+
+#[test]
+fn a_long_document_in_a_modal_does_not_come_first() {
+    // A short dialog (a cart confirmation) stays first; the terms of service in a dialog,
+    // most likely closed where no script runs, rank as the footer they sit in, after the
+    // main content.
+    let para = |w: &str, i: u32| format!("<p>{w} {i} {}</p>", "and more words ".repeat(20));
+    let html = format!(
+        "<div role=dialog aria-label=Cart><h2>Added to cart</h2><button>Close</button></div>\
+         <main><h1>Sneakers</h1>{}</main>\
+         <footer><div role=dialog aria-label=Terms><h2>Terms of service</h2>{}</div></footer>",
+        (0..30).map(|i| para("Product", i)).collect::<String>(),
+        (0..60).map(|i| para("Clause", i)).collect::<String>()
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let r = doc.snapshot(&RenderOptions::default());
+    assert!(r.text.contains("Added to cart"), "{}", r.text);
+    for i in 0..25 {
+        assert!(
+            r.text.contains(&format!("Product {i} ")),
+            "product {i} shows:\n{}",
+            r.text
+        );
+    }
+    assert!(!r.text.contains("Clause 50 "), "{}", r.text);
+}
