@@ -669,8 +669,13 @@ impl Plan {
             }
             let c = counts[i];
             // A link farm outside the main content: five links or more, link text 80 % of
-            // all text (trafilatura's rule).
+            // all text (trafilatura's rule). Not the node holding the content's parts nor
+            // one around it: a results page's `main`, its cards' links and buttons straight
+            // under it beside the marked paragraphs, is link-heavy, and as a link farm it
+            // ranked its whole content with the chrome.
+            let holds_main = i <= main && main < f.end as usize;
             if !in_main[i]
+                && !holds_main
                 && kind[i] == Kind::Container
                 && c.links >= 5
                 && u64::from(c.link_text) * 10 >= u64::from(c.text) * 8
@@ -679,7 +684,7 @@ impl Plan {
                 pr = P_CHROME;
             }
             // A group of links seen before (the mobile copy of the desktop menu): once.
-            if c.links >= 3 && c.link_sig != 0 && kind[i] != Kind::None {
+            if c.links >= 3 && c.link_sig != 0 && kind[i] != Kind::None && !holds_main {
                 match first_sig.get(&c.link_sig) {
                     Some(&first) if !inside(flat, i, first as usize) => {
                         repeats[i] = Some(first);

@@ -622,3 +622,38 @@ fn a_long_document_in_a_modal_does_not_come_first() {
     }
     assert!(!r.text.contains("Clause 50 "), "{}", r.text);
 }
+
+#[test]
+fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
+    // A results page whose stories are links (headline and summary inside one), so the
+    // section holding the content's parts is link text all through. As a link farm it
+    // ranked the whole content with the chrome, after a menu of 40 links.
+    let menu: String = (0..40)
+        .map(|i| format!("<li><a href=/s{i}>Section {i}</a></li>"))
+        .collect();
+    let card = |i: u32| {
+        format!(
+            "<div class=border><div><a href=/src{i}><h4>source{i}.com</h4></a>\
+             <a href=/n{i}><h3>Story {i} headline</h3><p>Story {i} summary {}</p></a>\
+             <span>{i}d</span><button>Share</button><a href=/n{i}#c>Comments</a></div></div>",
+            "with words that tell the story, ".repeat(6)
+        )
+    };
+    let html = format!(
+        "<nav><ul>{menu}</ul></nav><main><div><div><h3>Results</h3><section>{}</section></div>\
+         <div><h2>Trending</h2><ul>{menu}</ul></div></div></main>",
+        (0..20).map(card).collect::<String>()
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let r = doc.snapshot(&RenderOptions {
+        max_chars_total: 4000,
+        ..Default::default()
+    });
+    for i in 0..6 {
+        assert!(
+            r.text.contains(&format!("Story {i} summary")),
+            "story {i} shows:\n{}",
+            r.text
+        );
+    }
+}
