@@ -20,13 +20,15 @@
 //!   `$RC` reports an error and the client renders the boundary instead: nothing moves.
 //! - `$RS(segment, placeholder)`: the segment's children go where the placeholder
 //!   `<template id="P:0">` is, and the placeholder leaves.
-//! - The same instructions as data, for pages that use React's external runtime under a
-//!   strict CSP: `<template data-rci data-bid data-sid>`, `data-rri` (with styles) and
-//!   `<template data-rsi data-sid data-pid>`.
 //!
+//! A call counts only after the page's own inline script has defined the function
+//! (`$RC=function(…){…}`, as React writes its runtime into the page before the first call): a
+//! bare `$RC("B:0","S:0")` fails in a browser, so the text it names stays hidden from people
+//! there, and here (a page could otherwise plant hidden text for the model this way).
 //! Anything else (`$RX`, the client-render instruction; a call whose arguments are not plain
-//! string literals; an id the page does not have) leaves the tree as parsed: what stays hidden
-//! stays out of the snapshot.
+//! string literals; an id the page does not have; the instructions as `<template data-rci>`
+//! data, for React's external runtime, whose script is not in the page) leaves the tree as
+//! parsed: what stays hidden stays out of the snapshot.
 
 use std::collections::HashMap;
 
@@ -150,40 +152,35 @@ impl Dom {
         }
     }
 
-    /// The swaps the page's inline scripts and instruction templates ask for, in the order
-    /// they run (document order).
+    /// The swaps the page's inline scripts ask for, in the order they run (document order),
+    /// each after the script that defines its function.
     fn swaps(&self) -> Vec<Swap> {
         let finder = memmem::Finder::new("$R");
         let mut swaps = Vec::new();
+        // `$RC`, `$RR`, `$RS` defined so far.
+        let mut defined = [false; 3];
+        let slot = |kind: u8| match kind {
+            b'C' => Some(0),
+            b'R' => Some(1),
+            b'S' => Some(2),
+            _ => None,
+        };
         for d in self.descendants(NodeId::DOCUMENT) {
             let Some(el) = self.element(d) else { continue };
-            if el.is_html(&local_name!("script")) {
-                if el.attr(&local_name!("src")).is_some() {
-                    continue;
-                }
-                for c in self.children(d) {
-                    let Some(text) = self.text(c) else { continue };
-                    for at in finder.find_iter(text.as_bytes()) {
+            if !el.is_html(&local_name!("script")) || el.attr(&local_name!("src")).is_some() {
+                continue;
+            }
+            for c in self.children(d) {
+                let Some(text) = self.text(c) else { continue };
+                for at in finder.find_iter(text.as_bytes()) {
+                    let Some(k) = text.as_bytes().get(at + 2).copied().and_then(slot) else {
+                        continue;
+                    };
+                    let rest = text.get(at + 3..).unwrap_or_default().trim_start();
+                    if rest.starts_with('=') && !rest.starts_with("==") {
+                        defined[k] = true;
+                    } else if defined[k] {
                         swaps.extend(call(&text[at..]));
-                    }
-                }
-            } else if el.is_html(&local_name!("template")) {
-                let data = |name: &str| {
-                    el.attrs()
-                        .find(|(n, _)| &***n == name)
-                        .map(|(_, v)| v.to_string())
-                };
-                if data("data-rci").is_some() || data("data-rri").is_some() {
-                    if let (Some(boundary), Some(segment)) = (data("data-bid"), data("data-sid")) {
-                        swaps.push(Swap::Boundary { boundary, segment });
-                    }
-                } else if data("data-rsi").is_some() {
-                    if let (Some(segment), Some(placeholder)) = (data("data-sid"), data("data-pid"))
-                    {
-                        swaps.push(Swap::Segment {
-                            segment,
-                            placeholder,
-                        });
                     }
                 }
             }
@@ -269,7 +266,7 @@ mod tests {
         let dom = Dom::parse(
             r#"<div id="app">A<template id="P:1"></template>D</div>
             <div hidden id="S:1">B<!--$?--><template id="B:2"></template>…<!--/$--></div>
-            <script>$RS("S:1","P:1")</script>
+            <script>$RS=function(a,b){};$RC=function(b,c){};$RS("S:1","P:1")</script>
             <div hidden id="S:2">C</div>
             <script>$RC('B:2', 'S:2')</script>"#,
         );
@@ -280,19 +277,24 @@ mod tests {
     fn an_errored_boundary_or_an_unknown_call_moves_nothing() {
         let page = r#"<p>Before</p><!--$?--><template id="B:0"></template><p>Loading</p><!--/$-->
             <div hidden id="S:0"><p>Secret</p></div>
-            <script>$RC("B:0","S:0","digest");$RX("B:0","S:0");$RC(id,"S:0");$RC("B:\"0","S:0")</script>"#;
+            <script>$RC=function(b,c,e){};$RX=function(b){};
+            $RC("B:0","S:0","digest");$RX("B:0","S:0");$RC(id,"S:0");$RC("B:\"0","S:0")</script>"#;
         let dom = Dom::parse(page);
         assert_eq!(body_text(&dom), "Before|Loading");
     }
 
     #[test]
-    fn instruction_templates_complete_like_the_inline_runtime() {
+    fn a_call_without_the_runtime_moves_nothing() {
+        // In a browser a bare call throws and the text stays hidden; so it does here. So do
+        // the external runtime's instruction templates, whose script is not in the page.
         let dom = Dom::parse(
             r#"<div><!--$?--><template id="B:0"></template>skeleton<!--/$--></div>
-            <div hidden id="S:0">Ready</div>
-            <template data-rci="" data-bid="B:0" data-sid="S:0"></template>"#,
+            <div hidden id="S:0">Planted</div>
+            <script>$RC("B:0","S:0")</script>
+            <template data-rci="" data-bid="B:0" data-sid="S:0"></template>
+            <script>$RC=function(b,c){}</script>"#,
         );
-        assert_eq!(body_text(&dom), "Ready");
+        assert_eq!(body_text(&dom), "skeleton");
     }
 
     #[test]
