@@ -49,7 +49,6 @@ pub(crate) struct Agg {
     pub images: u32,
     pub items: u32,
     pub inputs: u32,
-    pub embeds: u32,
     /// Text inside headings.
     pub heading_text: u32,
     /// Text of inline content directly inside the element (not in a block child).
@@ -632,21 +631,21 @@ impl<'a> Page<'a> {
         }
     }
 
-    /// Controls and embeds are boilerplate, but Readability's conditional cleaning counts
-    /// them in their container.
+    /// Controls are boilerplate, but Readability's conditional cleaning counts them in
+    /// their container. Embeds (`iframe`, `object`, `embed`) are not counted: Readability's
+    /// `_prepArticle` removes every one that is not a video before its conditional cleaning,
+    /// and a video keeps its container, so none ever weighs against a container there.
+    /// Counted here, a flash banner and its `<embed>` fallback took the paragraphs around them.
     fn count_control(&mut self, id: NodeId, el: Element<'_>) {
         let Some(p) = self.dom.node(id).parent else {
             return;
         };
-        let a = &mut self.agg[p.index()];
-        match *el.local() {
-            local_name!("input") | local_name!("select") | local_name!("textarea") => {
-                a.inputs = a.inputs.saturating_add(1);
-            }
-            local_name!("iframe") | local_name!("object") | local_name!("embed") => {
-                a.embeds = a.embeds.saturating_add(1);
-            }
-            _ => {}
+        if matches!(
+            *el.local(),
+            local_name!("input") | local_name!("select") | local_name!("textarea")
+        ) {
+            let a = &mut self.agg[p.index()];
+            a.inputs = a.inputs.saturating_add(1);
         }
     }
 
@@ -729,7 +728,6 @@ impl<'a> Page<'a> {
         pa.images = pa.images.saturating_add(a.images);
         pa.items = pa.items.saturating_add(a.items);
         pa.inputs = pa.inputs.saturating_add(a.inputs);
-        pa.embeds = pa.embeds.saturating_add(a.embeds);
         pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
         if !block {
             pa.own_text = pa.own_text.saturating_add(a.text);
@@ -890,8 +888,6 @@ impl<'a> Page<'a> {
                 && !in_figure)
             || (!is_list && weight < 25.0 && density > 0.2)
             || (weight >= 25.0 && density > 0.5)
-            || (a.embeds == 1 && a.text < 75)
-            || a.embeds > 1
     }
 
     /// Characters of visible text the content `parts` keep after cleaning (what a read of

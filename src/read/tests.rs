@@ -507,3 +507,20 @@ fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
     // Signatures repeat under every post of their author: they are not the thread.
     assert!(!text.contains("Shooting film"), "{text}");
 }
+
+#[test]
+fn an_embed_does_not_take_the_paragraphs_around_it() {
+    // Readability removes a non-video `<object>` or `<embed>` before its conditional
+    // cleaning, so they never weigh against the section that holds them.
+    let html = format!(
+        "<article><h1>Title</h1><div><p>{PROSE} ONE</p><p>{PROSE} TWO</p></div>\
+         <h2>Second part</h2><div><p>Tempor incididunt THREE, ut labore, et dolore.</p>\
+         <object data=banner.swf type=application/x-shockwave-flash></object>\
+         <embed src=banner.swf><p>Duis aute irure FOUR, in voluptate, velit esse.</p></div>\
+         </article>"
+    );
+    let text = read(&html);
+    for good in ["ONE", "TWO", "THREE", "FOUR"] {
+        assert!(text.contains(good), "{good} not in\n{text}");
+    }
+}
