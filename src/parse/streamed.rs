@@ -56,8 +56,12 @@ const MAX_ID: usize = 128;
 
 impl Dom {
     /// Replays the streaming runtime's swaps (see the module documentation). Pages without
-    /// them cost one substring search per inline script.
+    /// them cost one substring search over the page's strings.
     pub(super) fn complete_streamed(&mut self) {
+        // One scan of every string the page holds answers most pages before any walk.
+        if memmem::find(self.strings.as_bytes(), b"$R").is_none() {
+            return;
+        }
         let swaps = self.swaps();
         if swaps.is_empty() {
             return;
