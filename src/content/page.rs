@@ -637,13 +637,13 @@ impl<'a> Page<'a> {
     /// and a video keeps its container, so none ever weighs against a container there.
     /// Counted here, a flash banner and its `<embed>` fallback took the paragraphs around them.
     fn count_control(&mut self, id: NodeId, el: Element<'_>) {
-        let Some(p) = self.dom.node(id).parent else {
-            return;
-        };
-        if matches!(
+        if !matches!(
             *el.local(),
             local_name!("input") | local_name!("select") | local_name!("textarea")
         ) {
+            return;
+        }
+        if let Some(p) = self.dom.node(id).parent {
             let a = &mut self.agg[p.index()];
             a.inputs = a.inputs.saturating_add(1);
         }

@@ -50,6 +50,19 @@ enum Swap {
     },
 }
 
+impl Swap {
+    /// The two ids the swap names.
+    fn ids(&self) -> [&str; 2] {
+        match self {
+            Swap::Boundary { boundary, segment } => [boundary, segment],
+            Swap::Segment {
+                segment,
+                placeholder,
+            } => [segment, placeholder],
+        }
+    }
+}
+
 /// Longest id a swap names: React's are `B:`, `S:` or `P:` and a number, after the
 /// application's optional identifier prefix.
 const MAX_ID: usize = 128;
@@ -66,16 +79,7 @@ impl Dom {
         if swaps.is_empty() {
             return;
         }
-        let mut wanted: HashSet<&str> = HashSet::with_capacity(swaps.len() * 2);
-        for s in &swaps {
-            match s {
-                Swap::Boundary { boundary, segment } => wanted.extend([&**boundary, &**segment]),
-                Swap::Segment {
-                    segment,
-                    placeholder,
-                } => wanted.extend([&**segment, &**placeholder]),
-            }
-        }
+        let wanted: HashSet<&str> = swaps.iter().flat_map(Swap::ids).collect();
         // getElementById: the first element with the id, in tree order.
         let mut ids: HashMap<String, NodeId> = HashMap::new();
         for d in self.descendants(NodeId::DOCUMENT) {
@@ -85,13 +89,13 @@ impl Dom {
                 }
             }
         }
+        // An element an earlier swap removed is not found any more.
+        let attached = |dom: &Dom, id: &str| {
+            ids.get(id)
+                .copied()
+                .filter(|&n| dom.node(n).parent.is_some())
+        };
         for swap in swaps {
-            // An element an earlier swap removed is not found any more.
-            let attached = |dom: &Dom, id: &str| {
-                ids.get(id)
-                    .copied()
-                    .filter(|&n| dom.node(n).parent.is_some())
-            };
             match swap {
                 Swap::Boundary { boundary, segment } => {
                     let Some(seg) = attached(self, &segment) else {
@@ -204,12 +208,9 @@ fn call(src: &str) -> Option<Swap> {
     let (second, rest) = literal(rest)?;
     let closes = rest.trim_start().starts_with(')');
     match kind {
-        // A third argument to $RC is the error digest: the client renders that boundary.
-        "C" if closes => Some(Swap::Boundary {
-            boundary: first,
-            segment: second,
-        }),
-        "R" => Some(Swap::Boundary {
+        // A third argument to $RC is the error digest: the client renders that boundary
+        // ($RR's third is its style sheets).
+        "C" | "R" if closes || kind == "R" => Some(Swap::Boundary {
             boundary: first,
             segment: second,
         }),

@@ -567,7 +567,9 @@ fn choose(
     // left over ranks with the rest of the page.
     let key_share = (budget as isize) * KEY_SHARE_PERCENT / 100;
     let mut key_spent = 0isize;
-    let mut forms_started: Vec<usize> = Vec::new();
+    // Per key form (its first member): whether it started in the key class. Decided at its
+    // first line, which comes first in document order.
+    let mut form_started: HashMap<usize, bool> = HashMap::new();
     let mut chain: Vec<usize> = Vec::new();
     let mut formatted = HashMap::new();
     for (class, stage) in passes {
@@ -577,20 +579,10 @@ fn choose(
             }
             if class == plan::P_KEY {
                 if let Some(&form) = plan.form_of.get(&i) {
-                    if !forms_started.contains(&form) {
-                        if key_spent >= key_share {
-                            let members: Vec<usize> = plan
-                                .form_of
-                                .iter()
-                                .filter(|&(_, &f)| f == form)
-                                .map(|(&m, _)| m)
-                                .collect();
-                            for m in members {
-                                plan.prio[m] = plan::P_REST;
-                            }
-                            continue;
-                        }
-                        forms_started.push(form);
+                    let started = *form_started.entry(form).or_insert(key_spent < key_share);
+                    if !started {
+                        plan.prio[i] = plan::P_REST;
+                        continue;
                     }
                 }
             }

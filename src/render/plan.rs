@@ -26,6 +26,11 @@ pub(super) const P_REST: u8 = 2; // other controls, the rest of the page
 pub(super) const P_ASIDE: u8 = 3; // complementary regions
 pub(super) const P_CHROME: u8 = 4; // navigation, banner, footer, consent, link farms, repeats
 
+/// A dialog holding more text than this (bytes) ranks as the region it is in, not first: a
+/// prompt, a sign-in, a cart confirmation or a cookie notice is shorter. 2 000 bytes is
+/// about 300 words.
+const DIALOG_MAX_TEXT: u32 = 2000;
+
 /// What line a node makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -639,7 +644,6 @@ impl Plan {
             last_child.insert(p, i);
 
             // Priority: inherited, then what this node says of itself.
-            let c_text = |i: usize| counts[i].text;
             let mut pr = prio[p];
             if in_main[i] && pr == P_REST {
                 pr = P_MAIN;
@@ -650,7 +654,7 @@ impl Plan {
                 // A document in a modal (terms, a refund policy, a size guide) is no prompt:
                 // offline its dialog is most likely closed (a script or an external sheet
                 // hides it), and first it would take the budget from the page.
-                "dialog" | "alertdialog" if c_text(i) > DIALOG_MAX_TEXT => {}
+                "dialog" | "alertdialog" if counts[i].text > DIALOG_MAX_TEXT => {}
                 "dialog" | "alertdialog" | "alert" | "search" => {
                     pr = if consent_block(flat, i) {
                         P_CHROME
@@ -892,10 +896,6 @@ fn single_content_child(flat: &[Flat<'_>], i: usize, content: &impl Fn(usize) ->
 /// as on a page without form elements.
 const MAX_FORM_CONTROLS: u32 = 40;
 
-/// A dialog holding more text than this (bytes) ranks as the region it is in, not first: a
-/// prompt, a sign-in, a cart confirmation or a cookie notice is shorter. 2 000 bytes is
-/// about 300 words.
-const DIALOG_MAX_TEXT: u32 = 2000;
 const MAX_FORM_LINKS: u32 = 20;
 
 /// A text of a form shorter than this (in bytes) is one of its labels or notes ("Remember

@@ -548,6 +548,17 @@ fn a_figure_line_says_its_caption_once() {
     assert!(text.contains("- figure: "), "{text}");
 }
 
+/// Asserts that `text` holds every one of `needles`, saying which one is missing and why it
+/// should show.
+fn assert_shows(text: &str, why: &str, needles: impl IntoIterator<Item = String>) {
+    for needle in needles {
+        assert!(
+            text.contains(&needle),
+            "{why}: {needle:?} missing in\n{text}"
+        );
+    }
+}
+
 #[test]
 fn key_forms_leave_the_article_a_share_of_the_budget() {
     // A page with a sign-in form and 29 registration pop-ups, each with an e-mail field and
@@ -575,26 +586,23 @@ fn key_forms_leave_the_article_a_share_of_the_budget() {
     let opts = RenderOptions::default();
     let r = doc.snapshot(&opts);
     assert!(r.text.chars().count() <= opts.max_chars_total);
-    for needle in [
-        "Email 0",
-        "Password 0",
-        "Country 0",
-        "Remember me 0",
-        "Send 0",
-    ] {
-        assert!(
-            r.text.contains(needle),
-            "the first form is whole: {needle}\n{}",
-            r.text
-        );
-    }
-    for i in 0..5 {
-        assert!(
-            r.text.contains(&format!("Paragraph {i} ")),
-            "paragraph {i} of the article shows:\n{}",
-            r.text
-        );
-    }
+    assert_shows(
+        &r.text,
+        "the first form is whole",
+        [
+            "Email 0",
+            "Password 0",
+            "Country 0",
+            "Remember me 0",
+            "Send 0",
+        ]
+        .map(String::from),
+    );
+    assert_shows(
+        &r.text,
+        "the article shows",
+        (0..5).map(|i| format!("Paragraph {i} ")),
+    );
 }
 
 #[test]
@@ -613,13 +621,11 @@ fn a_long_document_in_a_modal_does_not_come_first() {
     let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
     let r = doc.snapshot(&RenderOptions::default());
     assert!(r.text.contains("Added to cart"), "{}", r.text);
-    for i in 0..25 {
-        assert!(
-            r.text.contains(&format!("Product {i} ")),
-            "product {i} shows:\n{}",
-            r.text
-        );
-    }
+    assert_shows(
+        &r.text,
+        "the main content shows",
+        (0..25).map(|i| format!("Product {i} ")),
+    );
     assert!(!r.text.contains("Clause 50 "), "{}", r.text);
 }
 
@@ -649,11 +655,9 @@ fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
         max_chars_total: 4000,
         ..Default::default()
     });
-    for i in 0..6 {
-        assert!(
-            r.text.contains(&format!("Story {i} summary")),
-            "story {i} shows:\n{}",
-            r.text
-        );
-    }
+    assert_shows(
+        &r.text,
+        "the stories show",
+        (0..6).map(|i| format!("Story {i} summary")),
+    );
 }
