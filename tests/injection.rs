@@ -123,6 +123,10 @@ const STYLESHEET_HIDES: &[(&str, &str)] = &[
         "<style>[data-state=\"closed\"]{display:none}</style><div data-state=closed><button>{}</button></div>",
     ),
     (
+        "a second main (the spec hides all but one)",
+        "<style>main main{display:none}</style><main><p>{}</p></main>",
+    ),
+    (
         "descendant selector",
         "<style>footer .legal{display:none}</style><footer><div><p class=legal>{}</p></div></footer>",
     ),
@@ -198,6 +202,11 @@ const STYLESHEET_SHOWS: &[(&str, &str, &str)] = &[
     (
         "an anti-flicker rule on the body (a script shows the page)",
         "<style>body{visibility:hidden!important}html{display:none}</style><a href=/s>SHOWN</a>",
+        "link \"SHOWN\"",
+    ),
+    (
+        "a critical-CSS guard on the page's one main (a full sheet shows it)",
+        "<style>.site-footer,main{visibility:hidden}</style><a href=/s>SHOWN</a>",
         "link \"SHOWN\"",
     ),
     (

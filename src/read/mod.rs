@@ -107,6 +107,10 @@ pub fn parse_ref(s: &str) -> Option<Ref> {
     Ref::parse(s.strip_prefix('@').unwrap_or(s))
 }
 
+/// What `read` says of a page that shows no text offline.
+const NOTHING_SHOWN: &str =
+    "... (the page shows no text without running its scripts: open it in a live browser with `agent-snapshot agent`)";
+
 /// The main content's blocks and where they came from.
 struct Extracted {
     blocks: Vec<Block>,
@@ -191,6 +195,9 @@ pub(crate) fn read(
         text.push('\n');
         text.push_str(match opts.from {
             Some(_) => "... (nothing of the main content after this ref)",
+            // Nothing shows at all: a page its scripts build (a forum app, a shop front) with
+            // only a `<noscript>` fallback, which is never read. The snapshot is as empty.
+            None if tree.tree.children.is_empty() => NOTHING_SHOWN,
             None => "... (no main content found: try snapshot)",
         });
     }

@@ -307,7 +307,16 @@ fn hostile_shapes_stay_linear() {
 #[test]
 fn nothing_to_read_says_so() {
     let text = read("");
-    assert_eq!(body(&text), ["... (no main content found: try snapshot)"]);
+    assert_eq!(body(&text), [NOTHING_SHOWN]);
+    // A script-built page: its `<noscript>` fallback is never read, and the note says where
+    // the content can be seen.
+    let text = read(
+        "<div id=app></div><noscript><p>Posts for crawlers</p></noscript><script>boot()</script>",
+    );
+    assert_eq!(body(&text), [NOTHING_SHOWN]);
+    // A page with visible text but nothing that scores still points at the snapshot.
+    let text = read("<nav><a href=/a>Home</a></nav>");
+    assert!(!text.contains("live browser"), "{text}");
 }
 
 #[test]

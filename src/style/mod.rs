@@ -210,6 +210,16 @@ impl Styles {
                 (*scope, Matcher::new(rules, index, classes))
             })
             .collect();
+        // Critical-CSS snippets hide the page's `<main>` until the full sheet or a script has
+        // loaded (`main { visibility: hidden }`): the guard of the body below, one level down.
+        // A page with one `<main>` never shows people that landmark hidden; a page with several
+        // hides all but one (the HTML spec's rule), so there each sheet rule counts.
+        let one_main = dom
+            .elements()
+            .filter(|(_, el)| el.is_html(&local_name!("main")))
+            .take(2)
+            .count()
+            == 1;
         let mut table = vec![0u16; dom.len()];
         for (id, el) in dom.elements() {
             let inherited = dom
@@ -220,6 +230,7 @@ impl Styles {
                     ElementStyle::unpack(bits).text_transform
                 });
             let inline = el.attr(&local_name!("style")).map(Decls::parse);
+            let inline_hides = inline.is_some_and(|d| d.hiding_only() != Decls::default());
             let scope = dom.scope(id);
             let matcher = matchers
                 .binary_search_by_key(&scope, |(s, _)| *s)
@@ -234,6 +245,9 @@ impl Styles {
             // script shows it again: a person never sees the page so. Hiding is honoured on
             // every element below, never on the root or the body themselves.
             if el.is_html(&local_name!("html")) || el.is_html(&local_name!("body")) {
+                decls = decls.without_hiding();
+            } else if one_main && !inline_hides && el.is_html(&local_name!("main")) {
+                // Only the sheets' hiding goes: a `style` attribute is the page's own word.
                 decls = decls.without_hiding();
             }
             if let Some(slot) = table.get_mut(id.index()) {
@@ -390,6 +404,23 @@ mod tests {
             let s = ElementStyle::unpack(bits);
             assert_eq!(ElementStyle::unpack(s.pack()), s);
         }
+    }
+
+    #[test]
+    fn a_sheet_never_hides_the_one_main() {
+        let shown = |html: &str| {
+            let s = style_of(html, &StyleOptions::default());
+            s.display_none != Some(true) && s.visibility_hidden != Some(true)
+        };
+        assert!(shown("<style>main{visibility:hidden}</style><main data-t>"));
+        assert!(shown(
+            "<style>main{display:none!important}</style><main data-t>"
+        ));
+        // The page's own `style` attribute stands, and so does a rule where two mains are.
+        assert!(!shown("<main style='display:none' data-t>"));
+        assert!(!shown(
+            "<style>main.old{display:none}</style><main></main><main class=old data-t>"
+        ));
     }
 
     #[test]
