@@ -22,6 +22,7 @@
 //! depth.
 
 mod blocks;
+mod listing;
 
 use serde::Serialize;
 
@@ -173,6 +174,20 @@ pub(crate) fn read(
             })
     });
     let mut text = header(opts.from, title);
+    // A listing's filters and sort open the read (not a continuation's), when they fit.
+    let mut shown: Vec<u32> = Vec::new();
+    if let Some((line, refs)) = opts
+        .from
+        .is_none()
+        .then(|| listing::state_line(&tree.tree))
+        .flatten()
+    {
+        if text.chars().count() + 1 + line.chars().count() < opts.max_chars_total / 2 {
+            text.push('\n');
+            text.push_str(&line);
+            shown = refs;
+        }
+    }
     let laid = lay_out(&blocks[first..], opts.max_chars_total, text.chars().count());
     let next = laid.cut.and_then(|cut| {
         next_ref(
@@ -214,7 +229,7 @@ pub(crate) fn read(
             reasons.push(TruncateReason::MaxCharsTotal);
         }
     }
-    let shown: Vec<u32> = laid.refs;
+    shown.extend(laid.refs);
     Ok(ReadResult {
         stats: ReadStats {
             chars: text.chars().count(),

@@ -533,3 +533,80 @@ fn an_embed_does_not_take_the_paragraphs_around_it() {
         assert!(text.contains(good), "{good} not in\n{text}");
     }
 }
+
+/// A category page: its sort and the filters applied open the read, each with the ref that
+/// changes it, and the ref map knows them.
+#[test]
+fn a_listing_opens_with_its_filters_and_sort() {
+    let cards: String = (1..=6)
+        .map(|i| format!("<li><a href=/p{i}>Running shoe {i}</a> $9{i}</li>"))
+        .collect();
+    let html = format!(
+        "<aside aria-label=Filters><fieldset><legend>Color</legend>\
+         <label><input type=checkbox checked> Black</label>\
+         <label><input type=checkbox> White</label><label><input type=checkbox> Red</label>\
+         </fieldset><fieldset><legend>Price</legend>\
+         <label><input type=radio name=p checked> Any</label>\
+         <label><input type=radio name=p> Under $50</label>\
+         <label><input type=radio name=p> Over $50</label></fieldset></aside>\
+         <main><h1>Shoes</h1><label>Sort by <select name=sort><option>Featured</option>\
+         <option selected>Price: low to high</option></select></label><ul>{cards}</ul></main>"
+    );
+    let r = read_with(&html, &ReadOptions::default());
+    let line = body(&r.text)[0];
+    assert!(
+        line.starts_with("Filters: Color: Black (e")
+            && line.contains(" · Sort: Price: low to high (e"),
+        "{}",
+        r.text
+    );
+    // The default radio ("Any") is no filter.
+    assert!(!line.contains("Any"), "{line}");
+    for word in line.split(['(', ')']).filter(|w| w.starts_with('e')) {
+        assert!(r.refs.get(word).is_some(), "{word} not in the ref map");
+    }
+    // A continuation does not repeat it.
+    let from = ReadOptions {
+        from: parse_ref("e1"),
+        ..ReadOptions::default()
+    };
+    assert!(!read_with(&html, &from).text.contains("Filters:"));
+}
+
+/// Checked boxes that filter nothing, on a page that sorts: a login's "remember me", a
+/// dialog's settings, a card's colour swatches (no facet group). And a facet group on a page
+/// that neither sorts nor names a filter panel.
+#[test]
+fn boxes_that_filter_nothing_stay_out_of_the_listing_line() {
+    let sorts = "<select aria-label='Sort by'><option>Newest</option></select>";
+    let html = format!(
+        "{sorts}<form><input type=email aria-label=Email><input type=password aria-label=Password>\
+         <fieldset><legend>Options</legend><label><input type=checkbox checked> Remember me</label>\
+         <label><input type=checkbox> A</label><label><input type=checkbox> B</label></fieldset>\
+         <button>Sign in</button></form>\
+         <dialog open><fieldset><legend>Cookies</legend><label><input type=checkbox checked> Ads</label>\
+         <label><input type=checkbox> C</label><label><input type=checkbox> D</label></fieldset></dialog>\
+         <div><label><input type=radio name=c checked> Gray</label><label><input type=radio name=c> Blue</label></div>\
+         <article><h1>Story</h1><p>{PROSE}</p></article>"
+    );
+    let text = read(&html);
+    assert!(body(&text)[0].starts_with("Sort: Newest (e"), "{text}");
+    assert!(!text.contains("Filters:"), "{text}");
+    let html = format!(
+        "<form><input type=email aria-label=Email><input type=password aria-label=Password>\
+         <fieldset><legend>Options</legend><label><input type=checkbox checked> Remember me</label>\
+         <label><input type=checkbox> A</label><label><input type=checkbox> B</label></fieldset>\
+         <button>Sign in</button></form>\
+         <dialog open><fieldset><legend>Cookies</legend><label><input type=checkbox checked> Ads</label>\
+         <label><input type=checkbox> C</label><label><input type=checkbox> D</label></fieldset></dialog>\
+         <div><label><input type=radio name=c checked> Gray</label><label><input type=radio name=c> Blue</label></div>\
+         <fieldset><legend>Size</legend><label><input type=checkbox checked> M</label>\
+         <label><input type=checkbox> L</label><label><input type=checkbox> XL</label></fieldset>\
+         <article><h1>Story</h1><p>{PROSE}</p></article>"
+    );
+    let text = read(&html);
+    assert!(
+        !text.contains("Filters:") && !text.contains("Sort:"),
+        "{text}"
+    );
+}

@@ -1,0 +1,270 @@
+//! A listing's state as one short line: the filters a results or category page has applied
+//! and the order it sorts by, so that a model reading the items knows which subset it sees
+//! and which ref changes it (issue 25: "the active filters and sort as one short line").
+//!
+//! ```text
+//! Filters: Color: Black (e6), Size: 10 (e9) · Sort: Price: low to high (e3)
+//! ```
+//!
+//! Read from the node tree, the same roles, names and states the snapshot shows, so hidden
+//! controls never count. What counts:
+//!
+//! - **sort**: a `combobox` or `listbox` whose name (or `name`/`id` attribute) says sort or
+//!   order, with its selected option (the first option when none is marked, as a browser
+//!   shows a `<select>`), or the checked radio of a group so named;
+//! - **filters**: checked boxes (checkboxes, switches, `menuitemcheckbox`es) and radios
+//!   checked other than their group's first (the first is the default: "All", "Any
+//!   price") in a *facet*: a named group of three or more such controls, not all checked,
+//!   on a page that sorts (a sort control, or a button that opens one) or inside an
+//!   element named as a filter panel. Each
+//!   is named with its group ("Color: Black"). A card's colour swatch, a settings switch or
+//!   an add-on box on a product page is no filter.
+//!
+//! Never counted: controls inside a dialog (a closed modal's state), and inside a form with a
+//! key field (a login's "remember me", a sign-up's "I agree": a form, not a filter).
+
+use crate::tree::{State, TreeNode};
+
+/// The longest line, in characters: a long facet list is cut with `…`.
+const MAX_LINE_CHARS: usize = 300;
+
+/// Words that name a sort control, lower case, in the languages the corpora hold.
+const SORT_WORDS: &[&str] = &[
+    "sort",
+    "order by",
+    "orderby",
+    "trier",
+    "ordenar",
+    "sortieren",
+    "ordina",
+];
+
+/// Words that name a filter panel (a landmark's, group's or control's name, or its `id`).
+const FILTER_WORDS: &[&str] = &["filter", "refine", "facet", "narrow", "filtr"];
+
+/// Boxes a group holds at least to be a facet (Color: Black, White, Red).
+const MIN_FACET_BOXES: usize = 3;
+
+/// Roles that hold a choice of options.
+const CHOICE_ROLES: &[&str] = &["combobox", "listbox"];
+
+/// Roles of a box that is on when checked.
+const CHECKED_ROLES: &[&str] = &["checkbox", "switch", "menuitemcheckbox"];
+
+/// Roles that close off what is inside them from the page's listing state.
+const CLOSED_ROLES: &[&str] = &["dialog", "alertdialog"];
+
+/// Where a node sits: the name of its group, whether that group's boxes are all checked,
+/// and the ref of the group's first radio.
+#[derive(Clone, Copy, Default)]
+struct Context<'a> {
+    group: Option<&'a str>,
+    /// A named group of at least [`MIN_FACET_BOXES`] boxes, not all of them checked.
+    facet: bool,
+    first_radio: Option<u32>,
+    /// Inside an element named as a filter panel.
+    panel: bool,
+    /// In a group named as a sort ("Sort by": radios).
+    sort_group: bool,
+}
+
+/// The line, and the refs it shows in order; `None` when the page has neither.
+pub(super) fn state_line(root: &TreeNode) -> Option<(String, Vec<u32>)> {
+    let mut found = Found::default();
+    let mut stack: Vec<(&TreeNode, Context<'_>)> = vec![(root, Context::default())];
+    while let Some((node, mut at)) = stack.pop() {
+        let role = node.role.as_deref().unwrap_or("");
+        if CLOSED_ROLES.contains(&role) || is_key_form(node) {
+            continue;
+        }
+        if CHOICE_ROLES.contains(&role) {
+            if found.sort.is_none() && says(node, SORT_WORDS) {
+                found.sort = selected(node);
+            }
+            continue;
+        }
+        if role == "group" || role == "radiogroup" {
+            at = group_context(node, at);
+        }
+        at.panel |= says(node, FILTER_WORDS);
+        if role == "button" && says(node, SORT_WORDS) {
+            found.sort_button = true;
+        }
+        found.control(node, role, at);
+        for child in node.children.iter().rev() {
+            stack.push((child, at));
+        }
+    }
+    found.line()
+}
+
+/// The context a group gives its controls.
+fn group_context<'a>(node: &'a TreeNode, outer: Context<'a>) -> Context<'a> {
+    let boxes: Vec<&TreeNode> = descendants(node)
+        .filter(|n| {
+            let role = n.role.as_deref().unwrap_or("");
+            role == "radio" || CHECKED_ROLES.contains(&role)
+        })
+        .collect();
+    let first_radio = boxes
+        .iter()
+        .find(|n| n.role.as_deref() == Some("radio"))
+        .and_then(|n| n.ref_)
+        .map(|r| r.number());
+    let name = node
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
+    Context {
+        group: name.or(outer.group),
+        facet: name.is_some()
+            && boxes.len() >= MIN_FACET_BOXES
+            && !boxes.iter().all(|n| n.states.contains(State::Checked)),
+        first_radio,
+        panel: outer.panel,
+        sort_group: says(node, SORT_WORDS),
+    }
+}
+
+/// What the walk found.
+#[derive(Default)]
+struct Found {
+    sort: Option<(String, u32)>,
+    /// A button that opens a sort menu: the page sorts, though its choice is not shown.
+    sort_button: bool,
+    /// Filters in document order: their text, ref, and whether a filter panel holds them.
+    filters: Vec<(String, u32, bool)>,
+}
+
+impl Found {
+    /// Notes a control that is on.
+    fn control(&mut self, node: &TreeNode, role: &str, at: Context<'_>) {
+        let Some(r) = node.ref_.map(|r| r.number()) else {
+            return;
+        };
+        if at.sort_group && role == "radio" && node.states.contains(State::Checked) {
+            if let Some(name) = node
+                .name
+                .as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+            {
+                self.sort.get_or_insert_with(|| (name.to_string(), r));
+            }
+            return;
+        }
+        let on = match role {
+            // The first radio of a group is its default ("All", "Any price").
+            "radio" => {
+                node.states.contains(State::Checked)
+                    && at.first_radio.is_some_and(|first| first != r)
+            }
+            role if CHECKED_ROLES.contains(&role) => node.states.contains(State::Checked),
+            _ => false,
+        };
+        // A checked box is a filter only in a facet: a card's colour swatch, a settings
+        // switch or an add-on box ("add a cable") is none.
+        if !on || !at.facet {
+            return;
+        }
+        let Some(name) = node
+            .name
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+        else {
+            return;
+        };
+        let text = match at
+            .group
+            .map(str::trim)
+            .filter(|g| !g.is_empty() && *g != name)
+        {
+            Some(g) => format!("{g}: {name}"),
+            None => name.to_string(),
+        };
+        self.filters.push((text, r, at.panel));
+    }
+
+    fn line(mut self) -> Option<(String, Vec<u32>)> {
+        // Facets count on a page that sorts (a listing) or inside a filter panel.
+        let sorts = self.sort.is_some() || self.sort_button;
+        self.filters.retain(|f| sorts || f.2);
+        self.filters.dedup_by(|a, b| a.0 == b.0);
+        if self.sort.is_none() && self.filters.is_empty() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        let mut refs = Vec::new();
+        if !self.filters.is_empty() {
+            let items: Vec<String> = self
+                .filters
+                .iter()
+                .map(|(t, r, _)| format!("{t} (e{r})"))
+                .collect();
+            refs.extend(self.filters.iter().map(|f| f.1));
+            parts.push(format!("Filters: {}", items.join(", ")));
+        }
+        if let Some((text, r)) = &self.sort {
+            parts.push(format!("Sort: {text} (e{r})"));
+            refs.push(*r);
+        }
+        let joined = parts.join(" · ");
+        let line = crate::text::truncate_with_ellipsis(&joined, MAX_LINE_CHARS).into_owned();
+        // Only the refs still on the line after the cut.
+        refs.retain(|r| line.contains(&format!("(e{r})")));
+        Some((line, refs))
+    }
+}
+
+/// Every node of a subtree, the subtree's root first (an explicit stack: no recursion on
+/// page depth).
+fn descendants(root: &TreeNode) -> impl Iterator<Item = &TreeNode> {
+    let mut stack = vec![root];
+    std::iter::from_fn(move || {
+        let node = stack.pop()?;
+        stack.extend(node.children.iter().rev());
+        Some(node)
+    })
+}
+
+/// Whether a node's name or its `name`/`id` attribute holds one of `words`.
+fn says(node: &TreeNode, words: &[&str]) -> bool {
+    [
+        node.name.as_deref(),
+        node.attrs.get("name"),
+        node.attrs.get("id"),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|s| {
+        let s = s.to_lowercase();
+        words.iter().any(|w| s.contains(w))
+    })
+}
+
+/// The selected option of a choice control (its first option when none is marked), with the
+/// control's ref.
+fn selected(node: &TreeNode) -> Option<(String, u32)> {
+    let r = node.ref_?.number();
+    let options: Vec<&TreeNode> = descendants(node)
+        .filter(|n| n.role.as_deref() == Some("option"))
+        .collect();
+    let option = options
+        .iter()
+        .find(|o| o.states.contains(State::Selected))
+        .or(options.first())?;
+    let name = option.name.as_deref()?.trim();
+    (!name.is_empty()).then(|| (name.to_string(), r))
+}
+
+/// Whether a node is a form holding a key field (a password, e-mail or search box): its
+/// boxes are the form's, not the listing's.
+fn is_key_form(node: &TreeNode) -> bool {
+    (node.tag == "form" || node.role.as_deref() == Some("form"))
+        && descendants(node).any(|n| {
+            n.role.as_deref() == Some("searchbox")
+                || matches!(n.attrs.get("type"), Some("password" | "email" | "search"))
+        })
+}
