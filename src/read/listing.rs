@@ -3,7 +3,7 @@
 //! and which ref changes it (issue 25: "the active filters and sort as one short line").
 //!
 //! ```text
-//! Filters: Color: Black (e6), Size: 10 (e9) · Sort: Price: low to high (e3)
+//! Filters: Color: [Black](e6), Size: [10](e9) · Sort: [Price: low to high](e3)
 //! ```
 //!
 //! Read from the node tree, the same roles, names and states the snapshot shows, so hidden
@@ -27,6 +27,9 @@ use crate::tree::{State, TreeNode};
 
 /// The longest line, in characters: a long facet list is cut with `…`.
 const MAX_LINE_CHARS: usize = 300;
+
+/// The longest name of a group or an option on the line.
+const MAX_NAME_CHARS: usize = 60;
 
 /// Words that name a sort control, lower case, in the languages the corpora hold.
 const SORT_WORDS: &[&str] = &[
@@ -133,8 +136,17 @@ struct Found {
     sort: Option<(String, u32)>,
     /// A button that opens a sort menu: the page sorts, though its choice is not shown.
     sort_button: bool,
-    /// Filters in document order: their text, ref, and whether a filter panel holds them.
-    filters: Vec<(String, u32, bool)>,
+    /// Filters in document order.
+    filters: Vec<Filter>,
+}
+
+/// One box that is on.
+struct Filter {
+    group: Option<String>,
+    name: String,
+    r: u32,
+    /// Whether an element named as a filter panel holds it.
+    panel: bool,
 }
 
 impl Found {
@@ -176,46 +188,67 @@ impl Found {
         else {
             return;
         };
-        let text = match at
+        let group = at
             .group
             .map(str::trim)
-            .filter(|g| !g.is_empty() && *g != name)
-        {
-            Some(g) => format!("{g}: {name}"),
-            None => name.to_string(),
-        };
-        self.filters.push((text, r, at.panel));
+            .filter(|g| !g.is_empty() && *g != name);
+        self.filters.push(Filter {
+            group: group
+                .map(|g| crate::text::truncate_with_ellipsis(g, MAX_NAME_CHARS).into_owned()),
+            name: name.to_string(),
+            r,
+            panel: at.panel,
+        });
     }
 
     fn line(mut self) -> Option<(String, Vec<u32>)> {
         // Facets count on a page that sorts (a listing) or inside a filter panel.
         let sorts = self.sort.is_some() || self.sort_button;
-        self.filters.retain(|f| sorts || f.2);
-        self.filters.dedup_by(|a, b| a.0 == b.0);
+        self.filters.retain(|f| sorts || f.panel);
+        self.filters
+            .dedup_by(|a, b| a.group == b.group && a.name == b.name);
         if self.sort.is_none() && self.filters.is_empty() {
             return None;
         }
-        let mut parts = Vec::new();
+        let sort = self.sort.map(|(name, r)| (marker(&name, r), r));
+        let room = MAX_LINE_CHARS - sort.as_ref().map_or(0, |(m, _)| m.chars().count() + 9);
+        let mut line = String::new();
         let mut refs = Vec::new();
-        if !self.filters.is_empty() {
-            let items: Vec<String> = self
-                .filters
-                .iter()
-                .map(|(t, r, _)| format!("{t} (e{r})"))
-                .collect();
-            refs.extend(self.filters.iter().map(|f| f.1));
-            parts.push(format!("Filters: {}", items.join(", ")));
+        for f in &self.filters {
+            let mut item = String::new();
+            if let Some(g) = &f.group {
+                crate::text::push_defanged(&mut item, g);
+                item.push_str(": ");
+            }
+            item.push_str(&marker(&f.name, f.r));
+            let sep = if line.is_empty() { "Filters: " } else { ", " };
+            if line.chars().count() + sep.len() + item.chars().count() > room {
+                line.push_str(", …");
+                break;
+            }
+            line.push_str(sep);
+            line.push_str(&item);
+            refs.push(f.r);
         }
-        if let Some((text, r)) = &self.sort {
-            parts.push(format!("Sort: {text} (e{r})"));
-            refs.push(*r);
+        if let Some((m, r)) = sort {
+            if !line.is_empty() {
+                line.push_str(" · ");
+            }
+            line.push_str("Sort: ");
+            line.push_str(&m);
+            refs.push(r);
         }
-        let joined = parts.join(" · ");
-        let line = crate::text::truncate_with_ellipsis(&joined, MAX_LINE_CHARS).into_owned();
-        // Only the refs still on the line after the cut.
-        refs.retain(|r| line.contains(&format!("(e{r})")));
         Some((line, refs))
     }
+}
+
+/// `[name](e5)`, the page's text defanged (it cannot write a marker of its own).
+fn marker(name: &str, r: u32) -> String {
+    let name = crate::text::truncate_with_ellipsis(name, MAX_NAME_CHARS);
+    let mut out = String::from("[");
+    crate::text::push_defanged(&mut out, &name);
+    out.push_str(&format!("](e{r})"));
+    out
 }
 
 /// Every node of a subtree, the subtree's root first (an explicit stack: no recursion on
