@@ -16,9 +16,13 @@
 //!   checked other than their group's first (the first is the default: "All", "Any
 //!   price") in a *facet*: a named group of three or more such controls, not all checked,
 //!   on a page that sorts (a sort control, or a button that opens one) or inside an
-//!   element named as a filter panel. Each
-//!   is named with its group ("Color: Black"). A card's colour swatch, a settings switch or
-//!   an add-on box on a product page is no filter.
+//!   element named as a filter panel. Each is named with its group ("Color: Black"). A
+//!   card's colour swatch, a settings switch or an add-on box on a product page is no
+//!   filter.
+//!
+//! Every walk is over the node tree with an explicit stack (the tree is at most
+//! [`MAX_TREE_DEPTH`](crate::tree::MAX_TREE_DEPTH) deep, so a group's own scan of its
+//! subtree costs at most that many passes over a node).
 //!
 //! Never counted: controls inside a dialog (a closed modal's state), and inside a form with a
 //! key field (a login's "remember me", a sign-up's "I agree": a form, not a filter).
@@ -57,8 +61,8 @@ const CHECKED_ROLES: &[&str] = &["checkbox", "switch", "menuitemcheckbox"];
 /// Roles that close off what is inside them from the page's listing state.
 const CLOSED_ROLES: &[&str] = &["dialog", "alertdialog"];
 
-/// Where a node sits: the name of its group, whether that group's boxes are all checked,
-/// and the ref of the group's first radio.
+/// Where a node sits: its group (name, whether it is a facet, its first radio), and whether
+/// a filter panel or a sort group holds it.
 #[derive(Clone, Copy, Default)]
 struct Context<'a> {
     group: Option<&'a str>,
