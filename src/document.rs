@@ -71,8 +71,10 @@ impl Document {
     /// ```
     ///
     /// # Errors
-    /// [`Error::UnknownEncoding`] when [`TreeOptions::encoding`] names no known encoding.
-    /// Malformed bytes are not an error: they decode to U+FFFD, as in a browser.
+    /// [`Error::UnknownEncoding`] when [`TreeOptions::encoding`] names no known encoding;
+    /// [`Error::BadArgument`] for gzip-compressed bytes (a saved `page.html.gz`: decoded as
+    /// text it would be a page of mojibake). Malformed bytes are not an error: they decode to
+    /// U+FFFD, as in a browser.
     pub fn parse_bytes<'a>(
         bytes: impl Into<Cow<'a, [u8]>>,
         opts: &TreeOptions,
@@ -83,6 +85,13 @@ impl Document {
             .map(encoding::encoding_for_label)
             .transpose()?;
         let bytes = bytes.into();
+        // gzip's magic number (RFC 1952 §2.3.1); no HTML document starts with these bytes.
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            return Err(Error::BadArgument(
+                "the input is gzip-compressed, not HTML: decompress it first (`gunzip -c page.html.gz`)"
+                    .into(),
+            ));
+        }
         let (dom, encoding, source, had_errors) = {
             let decoded = encoding::decode(&bytes, forced);
             let dom = Dom::parse_with(&decoded.text, opts.threads);
@@ -340,5 +349,16 @@ mod tests {
         };
         let err = Document::parse_bytes(b"x", &opts).err().expect("error");
         assert!(err.to_string().contains("no-such-charset"));
+    }
+
+    #[test]
+    fn compressed_input_is_an_error_that_says_what_to_do() {
+        let gz = [0x1f, 0x8b, 0x08, 0x00, b'<', b'p', b'>'];
+        let err = Document::parse_bytes(&gz[..], &TreeOptions::default())
+            .err()
+            .expect("error");
+        assert!(err.to_string().contains("gunzip"), "{err}");
+        // Bytes that only contain the magic number later are a page like any other.
+        assert!(Document::parse_bytes(&b"<p>\x1f\x8b</p>"[..], &TreeOptions::default()).is_ok());
     }
 }
