@@ -105,6 +105,17 @@ const _: () = assert!(std::mem::size_of::<TreeNode>() <= 144);
 pub const TEXT_RUN_TAG: &str = "#text";
 
 impl TreeNode {
+    /// This node and every node below it, in document order (an explicit stack: no
+    /// recursion on tree depth).
+    pub fn descendants(&self) -> impl Iterator<Item = &TreeNode> {
+        let mut stack = vec![self];
+        std::iter::from_fn(move || {
+            let node = stack.pop()?;
+            stack.extend(node.children.iter().rev());
+            Some(node)
+        })
+    }
+
     /// A `#text` node holding `text`.
     pub fn text_run(text: String) -> TreeNode {
         TreeNode {

@@ -107,7 +107,8 @@ pub(super) fn state_line(root: &TreeNode) -> Option<(String, Vec<u32>)> {
 
 /// The context a group gives its controls.
 fn group_context<'a>(node: &'a TreeNode, outer: Context<'a>) -> Context<'a> {
-    let boxes: Vec<&TreeNode> = descendants(node)
+    let boxes: Vec<&TreeNode> = node
+        .descendants()
         .filter(|n| {
             let role = n.role.as_deref().unwrap_or("");
             role == "radio" || CHECKED_ROLES.contains(&role)
@@ -118,11 +119,7 @@ fn group_context<'a>(node: &'a TreeNode, outer: Context<'a>) -> Context<'a> {
         .find(|n| n.role.as_deref() == Some("radio"))
         .and_then(|n| n.ref_)
         .map(|r| r.number());
-    let name = node
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty());
+    let name = name_of(node);
     Context {
         group: name.or(outer.group),
         facet: name.is_some()
@@ -160,12 +157,7 @@ impl Found {
             return;
         };
         if at.sort_group && role == "radio" && node.states.contains(State::Checked) {
-            if let Some(name) = node
-                .name
-                .as_deref()
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-            {
+            if let Some(name) = name_of(node) {
                 self.sort.get_or_insert_with(|| (name.to_string(), r));
             }
             return;
@@ -184,12 +176,7 @@ impl Found {
         if !on || !at.facet {
             return;
         }
-        let Some(name) = node
-            .name
-            .as_deref()
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-        else {
+        let Some(name) = name_of(node) else {
             return;
         };
         let group = at
@@ -255,15 +242,12 @@ fn marker(name: &str, r: u32) -> String {
     out
 }
 
-/// Every node of a subtree, the subtree's root first (an explicit stack: no recursion on
-/// page depth).
-fn descendants(root: &TreeNode) -> impl Iterator<Item = &TreeNode> {
-    let mut stack = vec![root];
-    std::iter::from_fn(move || {
-        let node = stack.pop()?;
-        stack.extend(node.children.iter().rev());
-        Some(node)
-    })
+/// A node's accessible name, trimmed; `None` when empty.
+fn name_of(node: &TreeNode) -> Option<&str> {
+    node.name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
 }
 
 /// Whether a node's name or its `name`/`id` attribute holds one of `words`.
@@ -285,23 +269,21 @@ fn says(node: &TreeNode, words: &[&str]) -> bool {
 /// control's ref.
 fn selected(node: &TreeNode) -> Option<(String, u32)> {
     let r = node.ref_?.number();
-    let options: Vec<&TreeNode> = descendants(node)
+    let options: Vec<&TreeNode> = node
+        .descendants()
         .filter(|n| n.role.as_deref() == Some("option"))
         .collect();
     let option = options
         .iter()
         .find(|o| o.states.contains(State::Selected))
         .or(options.first())?;
-    let name = option.name.as_deref()?.trim();
-    (!name.is_empty()).then(|| (name.to_string(), r))
+    name_of(option).map(|name| (name.to_string(), r))
 }
 
-/// Whether a node is a form holding a key field (a password, e-mail or search box): its
+/// Whether a node is a form holding a key field, as the snapshot ranks forms
+/// ([`crate::render::is_key_field`]: a password, user-name, e-mail or search field): its
 /// boxes are the form's, not the listing's.
 fn is_key_form(node: &TreeNode) -> bool {
     (node.tag == "form" || node.role.as_deref() == Some("form"))
-        && descendants(node).any(|n| {
-            n.role.as_deref() == Some("searchbox")
-                || matches!(n.attrs.get("type"), Some("password" | "email" | "search"))
-        })
+        && node.descendants().any(crate::render::is_key_field)
 }

@@ -176,17 +176,16 @@ pub(crate) fn read(
     let mut text = header(opts.from, title);
     // A listing's filters and sort open the read (not a continuation's), when they fit.
     let mut shown: Vec<u32> = Vec::new();
-    if let Some((line, refs)) = opts
-        .from
-        .is_none()
-        .then(|| listing::state_line(&tree.tree))
-        .flatten()
-    {
-        if text.chars().count() + 1 + line.chars().count() < opts.max_chars_total / 2 {
-            text.push('\n');
-            text.push_str(&line);
-            shown = refs;
-        }
+    let listing = match opts.from {
+        None => listing::state_line(&tree.tree),
+        Some(_) => None,
+    };
+    if let Some((line, refs)) = listing.filter(|(line, _)| {
+        text.chars().count() + 1 + line.chars().count() < opts.max_chars_total / 2
+    }) {
+        text.push('\n');
+        text.push_str(&line);
+        shown = refs;
     }
     let laid = lay_out(&blocks[first..], opts.max_chars_total, text.chars().count());
     let next = laid.cut.and_then(|cut| {
@@ -430,14 +429,12 @@ fn ref_map(tree: &NodeTree, shown: &[u32]) -> RefMap {
     let mut by_number: std::collections::HashMap<u32, &TreeNode> =
         std::collections::HashMap::with_capacity(shown.len());
     let wanted: std::collections::HashSet<u32> = shown.iter().copied().collect();
-    let mut stack = vec![&tree.tree];
-    while let Some(node) = stack.pop() {
+    for node in tree.tree.descendants() {
         if let Some(r) = node.ref_ {
             if wanted.contains(&r.number()) {
                 by_number.entry(r.number()).or_insert(node);
             }
         }
-        stack.extend(&node.children);
     }
     let opts = RenderOptions::default();
     let mut seen = std::collections::HashSet::new();

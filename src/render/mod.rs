@@ -24,6 +24,7 @@ use crate::tree::{Attrs, NodeTree, Ref, TreeNode};
 use crate::walk::DEFAULT_ATTRS;
 // The header's title, written the same way by `read`.
 pub(crate) use format::{quote, MAX_TITLE_CHARS};
+pub(crate) use plan::is_key_field;
 
 /// Output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

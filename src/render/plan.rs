@@ -125,6 +125,12 @@ pub(super) enum Key {
     Strong,
 }
 
+/// Whether a node is a key field ([`key_of`]): `read` leaves such a form's boxes out of a
+/// listing's filters.
+pub(crate) fn is_key_field(n: &TreeNode) -> bool {
+    key_of(n) != Key::No
+}
+
 /// A field a task on this page most likely needs: a password, e-mail, user-name or search
 /// field.
 fn key_of(n: &TreeNode) -> Key {

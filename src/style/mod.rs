@@ -214,12 +214,9 @@ impl Styles {
         // loaded (`main { visibility: hidden }`): the guard of the body below, one level down.
         // A page with one `<main>` never shows people that landmark hidden; a page with several
         // hides all but one (the HTML spec's rule), so there each sheet rule counts.
-        let one_main = dom
-            .elements()
-            .filter(|(_, el)| el.is_html(&local_name!("main")))
-            .take(2)
-            .count()
-            == 1;
+        // (Counted when the first `<main>` is met: most pages with sheets have one or none,
+        // and a page without one pays nothing.)
+        let one_main = OnceCell::new();
         let mut table = vec![0u16; dom.len()];
         for (id, el) in dom.elements() {
             let inherited = dom
@@ -230,7 +227,6 @@ impl Styles {
                     ElementStyle::unpack(bits).text_transform
                 });
             let inline = el.attr(&local_name!("style")).map(Decls::parse);
-            let inline_hides = inline.is_some_and(|d| d.hiding_only() != Decls::default());
             let scope = dom.scope(id);
             let matcher = matchers
                 .binary_search_by_key(&scope, |(s, _)| *s)
@@ -244,10 +240,20 @@ impl Styles {
             // A/B-testing `body { display: none }` / `opacity: 0`) hide the whole page until a
             // script shows it again: a person never sees the page so. Hiding is honoured on
             // every element below, never on the root or the body themselves.
-            if el.is_html(&local_name!("html")) || el.is_html(&local_name!("body")) {
-                decls = decls.without_hiding();
-            } else if one_main && !inline_hides && el.is_html(&local_name!("main")) {
-                // Only the sheets' hiding goes: a `style` attribute is the page's own word.
+            // The page's one `<main>` likewise (see `one_main`), but only the sheets' hiding
+            // goes: a `style` attribute is the page's own word.
+            let guarded = el.is_html(&local_name!("html"))
+                || el.is_html(&local_name!("body"))
+                || (el.is_html(&local_name!("main"))
+                    && !inline.is_some_and(|d| d.hiding_only() != Decls::default())
+                    && *one_main.get_or_init(|| {
+                        dom.elements()
+                            .filter(|(_, el)| el.is_html(&local_name!("main")))
+                            .take(2)
+                            .count()
+                            == 1
+                    }));
+            if guarded {
                 decls = decls.without_hiding();
             }
             if let Some(slot) = table.get_mut(id.index()) {
