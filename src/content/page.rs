@@ -426,11 +426,15 @@ impl<'a> HintCache<'a> {
 
 /// Whether an element can be unlikely content at all. The root and the body never are:
 /// `<html class="hasRightSidebar">` says how the page is laid out, not that the page is a
-/// sidebar.
+/// sidebar. Nor is a heading (Readability removes one, trafilatura does not): its class
+/// names a style (`h4.code-header`, the signature of every method of a rustdoc page; a
+/// `menu-header`), and a heading of the chrome goes with the block around it. web2025: 9
+/// pages read a heading more, none less.
 fn may_be_unlikely(el: Element<'_>) -> bool {
     !(el.is_html(&local_name!("html"))
         || el.is_html(&local_name!("body"))
-        || el.is_html(&local_name!("a")))
+        || el.is_html(&local_name!("a"))
+        || heading_level(el).is_some())
 }
 
 /// Whether the element is a landmark for the page's main content.

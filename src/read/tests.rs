@@ -81,6 +81,26 @@ fn boilerplate_stays_out() {
     assert_eq!(body(&text).len(), 2, "{text}");
 }
 
+/// Readability's unlikely classes ("header", "menu", "social"…) name a page's chrome, not
+/// its headings: an API reference's `<h4 class="code-header">` is the signature its prose
+/// describes, and a "header" block around it still goes.
+#[test]
+fn a_heading_is_read_whatever_its_class_says() {
+    let html = format!(
+        "<main><div class=site-header><p>{PROSE} SITE HEADER</p></div>\
+         <h4 class=code-header>pub fn <a href=#m>is_some</a>(&amp;self) -&gt; bool</h4>\
+         <p>{PROSE}</p><h3 class=menu-header>Arguments</h3><p>{PROSE}</p></main>"
+    );
+    let text = read(&html);
+    let lines = body(&text);
+    assert_eq!(
+        lines[0], "#### pub fn [is_some](e3)(&self) -> bool [ref=e2]",
+        "{text}"
+    );
+    assert!(lines[2].starts_with("### Arguments"), "{text}");
+    assert!(!text.contains("SITE HEADER"), "{text}");
+}
+
 #[test]
 fn refs_are_the_documents_refs() {
     let html =
