@@ -60,6 +60,12 @@ const MECHANISMS: &[(&str, &str)] = &[
         "<div style='opacity:0'><button>{}</button></div>",
     ),
     ("inert", "<div inert><a href=x>{}</a></div>"),
+    // A framework's utility class: its sheet is external, but what it does is known.
+    (
+        "framework class",
+        "<div class='share-menu ipsHide'><h5>{}</h5><a href=x>Share</a></div>",
+    ),
+    ("mobile-only copy", "<nav class='d-lg-none'><a href=x>{}</a></nav>"),
     (
         "closed dialog",
         "<dialog><p>{}</p><button>Close</button></dialog>",

@@ -3,8 +3,8 @@
 //! Hidden text is a prompt-injection channel: whatever a page hides from people must never
 //! reach the model, so every stage that reads text (the walk, names, the `text` query) asks
 //! this module. Style comes from the computed style ([`crate::style`]): the page's own sheets
-//! cascaded with `style` attributes on top. External sheets are out of reach offline (the live
-//! script sees them).
+//! cascaded with `style` attributes on top, over the hiding classes of common CSS frameworks.
+//! Other external sheets are out of reach offline (the live script sees them).
 //!
 //! Rules (<https://html.spec.whatwg.org/multipage/rendering.html#hidden-elements>,
 //! <https://w3c.github.io/aria/#tree_exclusion>):

@@ -22,7 +22,10 @@
 //! by the walk, names, queries and `probe` alike); a page without sheets or `style`
 //! attributes gets an empty table.
 //!
-//! Not supported, and why: external sheets and `@import` (offline, nothing is fetched);
+//! Below the page's sheets, [`FRAMEWORKS`]: the hiding classes of common CSS frameworks
+//! (`d-none d-lg-block`, `hidden md:flex`, `ipsHide`), the external sheets most pages link.
+//!
+//! Not supported, and why: other external sheets and `@import` (offline, nothing is fetched);
 //! `@container` (needs layout); CSS nesting and `var()` in the properties above (rare in
 //! hiding rules; a rule using them is dropped); `opacity` and `cursor` from sheets (fade-in
 //! classes start at `opacity: 0` and scripts reveal them, so the sheet alone would hide live
@@ -46,6 +49,11 @@ use crate::parse::{Dom, Element, NodeId};
 use crate::text::TextTransform;
 use cascade::{Matcher, RuleIndex};
 use sheet::{Decls, Display, Rule, Sheets, Vocabulary};
+
+/// The hiding utilities of common CSS frameworks (Bootstrap, Tailwind, Bulma, Foundation,
+/// UIkit…), the external sheets most pages link: read as the page's first sheet, in a layer
+/// below all of its own rules. The file says which classes and why.
+const FRAMEWORKS: &str = include_str!("frameworks.css");
 
 /// Which style sheets count, and the device `@media` rules are evaluated for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -198,9 +206,29 @@ impl Styles {
             })
             .filter(|(_, rules, _)| !rules.is_empty())
             .collect();
-        if scoped.is_empty() && !any_inline {
+        // The frameworks' hiding classes, for the page's own tree: consulted where the page's
+        // rules leave `display` or `visibility` undecided, as a layer below them would be.
+        let framework_rules = if opts.ignore_stylesheets {
+            Vec::new()
+        } else {
+            let mut sheets = Sheets::new(&opts.viewport, Some(&vocabulary));
+            sheets.add(FRAMEWORKS);
+            sheets.rules
+        };
+        let mut framework_rules = framework_rules;
+        let framework_index = RuleIndex::build(&mut framework_rules);
+        if scoped.is_empty() && !any_inline && framework_rules.is_empty() {
             return Styles::default();
         }
+        let mut framework = (!framework_rules.is_empty()).then(|| {
+            let classes = classes.get_or_init(|| ClassNames::new(dom));
+            Matcher::new(&framework_rules, &framework_index, classes)
+        });
+        // What holds the page (its `<main>`, its first `<h1>`, and their ancestors): a
+        // framework class hiding one of these is a loading state that a script lifts
+        // (`<div class="root hide">` under a preloader), not what people see. Only found on
+        // a page where a framework class applies.
+        let holds_page = OnceCell::new();
         // Without rules nothing is matched (and no class is worth interning).
         // Sorted by scope, as `scoped` is.
         let mut matchers: Vec<(u32, Matcher<'_>)> = scoped
@@ -236,6 +264,21 @@ impl Styles {
                 Some((_, matcher)) => matcher.cascade(dom, id, inline.as_ref()).decls,
                 None => inline.unwrap_or_default(),
             };
+            if let Some(framework) = framework.as_mut().filter(|_| scope == 0) {
+                let from = framework.cascade(dom, id, None).decls;
+                if (decls.display.is_none() && from.display.is_some())
+                    || (decls.visibility.is_none() && from.visibility.is_some())
+                {
+                    let holds = holds_page.get_or_init(|| page_holders(dom));
+                    let from = if holds.get(id.index()).copied().unwrap_or(false) {
+                        from.without_hiding()
+                    } else {
+                        from
+                    };
+                    decls.display = decls.display.or(from.display);
+                    decls.visibility = decls.visibility.or(from.visibility);
+                }
+            }
             // Anti-flicker snippets (Chartbeat's `body { visibility: hidden !important }`,
             // A/B-testing `body { display: none }` / `opacity: 0`) hide the whole page until a
             // script shows it again: a person never sees the page so. Hiding is honoured on
@@ -279,6 +322,27 @@ impl Styles {
             .parent
             .map_or(TextTransform::None, |p| self.get(p).text_transform)
     }
+}
+
+/// Which elements hold the page: its `<main>` elements, its first `<h1>`, and their
+/// ancestors (by arena index).
+fn page_holders(dom: &Dom) -> Vec<bool> {
+    let mut holds = vec![false; dom.len()];
+    let mut h1 = false;
+    for (id, el) in dom.elements() {
+        let first_h1 = !h1 && el.is_html(&local_name!("h1"));
+        h1 |= first_h1;
+        if !(first_h1 || el.is_html(&local_name!("main"))) {
+            continue;
+        }
+        holds[id.index()] = true;
+        for (a, _) in dom.ancestors(id) {
+            if std::mem::replace(&mut holds[a.index()], true) {
+                break;
+            }
+        }
+    }
+    holds
 }
 
 /// The text of a style sheet the page applies: a `<style>` element, or a `<link
@@ -400,6 +464,18 @@ mod tests {
         styles.get(id)
     }
 
+    /// A phone's viewport, for `@media` rules.
+    fn phone() -> StyleOptions {
+        StyleOptions {
+            viewport: Viewport {
+                width: 390,
+                height: 844,
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
     fn hidden(html: &str) -> bool {
         style_of(html, &StyleOptions::default()).display_none == Some(true)
     }
@@ -426,6 +502,62 @@ mod tests {
         assert!(!shown("<main style='display:none' data-t>"));
         assert!(!shown(
             "<style>main.old{display:none}</style><main></main><main class=old data-t>"
+        ));
+    }
+
+    #[test]
+    fn framework_classes_hide_as_their_frameworks_do() {
+        let phone = phone();
+        let on_phone = |html: &str| style_of(html, &phone).display_none == Some(true);
+        // Hidden everywhere: Invision's share menus, Bootstrap's and Tailwind's utilities.
+        assert!(hidden("<div class='ipsMenu ipsHide' data-t>"));
+        assert!(hidden("<p class='d-none' data-t>"));
+        assert!(hidden("<p class='text-sm hidden' data-t>"));
+        assert!(
+            style_of("<p class=invisible data-t>", &StyleOptions::default()).visibility_hidden
+                == Some(true)
+        );
+        // A desktop copy shows on the (1280 px) desktop and hides on a phone; a mobile copy
+        // the other way round.
+        for desktop in [
+            "<p class='d-none d-lg-block' data-t>",
+            "<p class='hidden md:flex' data-t>",
+            "<p class='visible-lg' data-t>",
+            "<p class='show-for-large' data-t>",
+        ] {
+            assert!(!hidden(desktop), "{desktop}");
+            assert!(on_phone(desktop), "{desktop}");
+        }
+        for mobile in [
+            "<p class='d-lg-none' data-t>",
+            "<p class='lg:hidden' data-t>",
+            "<p class='hidden-lg' data-t>",
+            "<p class='is-hidden-desktop' data-t>",
+            "<p class='uk-hidden@m' data-t>",
+        ] {
+            assert!(hidden(mobile), "{mobile}");
+            assert!(!on_phone(mobile), "{mobile}");
+        }
+        // The page's own word wins, whatever its specificity; the option that ignores the
+        // page's sheets ignores these too.
+        assert!(!hidden(
+            "<style>p{display:block}</style><p class=hidden data-t>"
+        ));
+        assert!(!hidden("<p class=hidden style='display:flex' data-t>"));
+        let off = StyleOptions {
+            ignore_stylesheets: true,
+            ..Default::default()
+        };
+        assert_eq!(style_of("<p class=hidden data-t>", &off).display_none, None);
+        // What holds the page is a loading state a script lifts, not hidden content.
+        assert!(!hidden(
+            "<div class='root hide' data-t><main><p>text</main></div>"
+        ));
+        assert!(!hidden(
+            "<div class='page hidden' data-t><h1>Title</h1></div>"
+        ));
+        assert!(hidden(
+            "<h1>Title</h1><div class='page hidden' data-t><h1>Other</h1></div>"
         ));
     }
 
@@ -497,14 +629,7 @@ mod tests {
     fn media_follows_the_viewport() {
         let html = "<style>@media (max-width: 767px){.desk{display:none}} @media (min-width: 768px){.mob{display:none}}</style><p class=mob data-t>";
         assert!(hidden(html));
-        let phone = StyleOptions {
-            viewport: Viewport {
-                width: 390,
-                height: 844,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let phone = phone();
         assert_eq!(style_of(html, &phone).display_none, None);
         let off = StyleOptions {
             ignore_stylesheets: true,
