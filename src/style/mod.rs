@@ -39,6 +39,8 @@ pub mod sheet;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use html5ever::local_name;
 
@@ -48,6 +50,7 @@ use crate::parse::select::ClassNames;
 use crate::parse::{Dom, Element, NodeId};
 use crate::text::TextTransform;
 use cascade::{Matcher, RuleIndex};
+use selectors::parser::Component;
 use sheet::{Decls, Display, Rule, Sheets, Vocabulary};
 
 /// The hiding utilities of common CSS frameworks (Bootstrap, Tailwind, Bulma, Foundation,
@@ -206,24 +209,11 @@ impl Styles {
             })
             .filter(|(_, rules, _)| !rules.is_empty())
             .collect();
-        // The frameworks' hiding classes, for the page's own tree: consulted where the page's
-        // rules leave `display` or `visibility` undecided, as a layer below them would be.
-        let framework_rules = if opts.ignore_stylesheets {
-            Vec::new()
-        } else {
-            let mut sheets = Sheets::new(&opts.viewport, Some(&vocabulary));
-            sheets.add(FRAMEWORKS);
-            sheets.rules
-        };
-        let mut framework_rules = framework_rules;
-        let framework_index = RuleIndex::build(&mut framework_rules);
-        if scoped.is_empty() && !any_inline && framework_rules.is_empty() {
+        let frameworks =
+            (!opts.ignore_stylesheets).then(|| Frameworks::for_viewport(&opts.viewport));
+        if scoped.is_empty() && !any_inline && frameworks.is_none() {
             return Styles::default();
         }
-        let mut framework = (!framework_rules.is_empty()).then(|| {
-            let classes = classes.get_or_init(|| ClassNames::new(dom));
-            Matcher::new(&framework_rules, &framework_index, classes)
-        });
         // What holds the page (its `<main>`, its first `<h1>`, and their ancestors): a
         // framework class hiding one of these is a loading state that a script lifts
         // (`<div class="root hide">` under a preloader), not what people see. Only found on
@@ -264,8 +254,11 @@ impl Styles {
                 Some((_, matcher)) => matcher.cascade(dom, id, inline.as_ref()).decls,
                 None => inline.unwrap_or_default(),
             };
-            if let Some(framework) = framework.as_mut().filter(|_| scope == 0) {
-                let from = framework.cascade(dom, id, None).decls;
+            let from_frameworks = frameworks
+                .as_ref()
+                .filter(|_| scope == 0 && (decls.display.is_none() || decls.visibility.is_none()))
+                .and_then(|f| f.decls(el.attr(&local_name!("class"))?));
+            if let Some(from) = from_frameworks {
                 if (decls.display.is_none() && from.display.is_some())
                     || (decls.visibility.is_none() && from.visibility.is_some())
                 {
@@ -321,6 +314,62 @@ impl Styles {
         dom.node(text)
             .parent
             .map_or(TextTransform::None, |p| self.get(p).text_transform)
+    }
+}
+
+/// The frameworks' hiding classes for one viewport: per class name, its declarations with
+/// their order in [`FRAMEWORKS`]. Every selector there is one class, so all are equally
+/// specific and the later declaration wins: a lookup per class token, without a selector
+/// matcher. Read once per process for the default viewport.
+#[derive(Clone)]
+struct Frameworks {
+    by_class: HashMap<Box<str>, Vec<(u32, Decls)>>,
+}
+
+impl Frameworks {
+    fn for_viewport(viewport: &Viewport) -> Cow<'static, Frameworks> {
+        static DEFAULT: OnceLock<Frameworks> = OnceLock::new();
+        if *viewport == Viewport::default() {
+            Cow::Borrowed(DEFAULT.get_or_init(|| Frameworks::read(viewport)))
+        } else {
+            Cow::Owned(Frameworks::read(viewport))
+        }
+    }
+
+    fn read(viewport: &Viewport) -> Frameworks {
+        let mut sheets = Sheets::new(viewport, None);
+        sheets.add(FRAMEWORKS);
+        let mut by_class: HashMap<Box<str>, Vec<(u32, Decls)>> = HashMap::new();
+        for rule in sheets.rules {
+            let mut parts = rule.selector.iter_raw_match_order();
+            if let (Some(Component::Class(class)), None) = (parts.next(), parts.next()) {
+                by_class
+                    .entry(class.as_str().into())
+                    .or_default()
+                    .push((rule.order, rule.decls));
+            }
+        }
+        Frameworks { by_class }
+    }
+
+    /// What the frameworks' classes in a `class` attribute declare; `None` for none of them.
+    fn decls(&self, class: &str) -> Option<Decls> {
+        let mut found: Vec<(u32, Decls)> = Vec::new();
+        for name in class.split_ascii_whitespace() {
+            if let Some(rules) = self.by_class.get(name) {
+                found.extend_from_slice(rules);
+            }
+        }
+        if found.is_empty() {
+            return None;
+        }
+        found.sort_unstable_by_key(|(order, _)| *order);
+        let mut out = Decls::default();
+        for (_, d) in found {
+            out.display = d.display.or(out.display);
+            out.visibility = d.visibility.or(out.visibility);
+        }
+        Some(out)
     }
 }
 
