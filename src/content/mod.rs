@@ -10,7 +10,8 @@
 //!
 //! - **coverage**: the candidate grows to the nearest ancestor holding a fair share of the
 //!   page's prose (one post of a thread, one section of a service page, the intro of a
-//!   product are parts of the content, not the content);
+//!   product are parts of the content, not the content), or to the body when the page's
+//!   text is spread over the body's children (a landing page's sections side by side);
 //! - **cards**: a run of four or more sibling cards (one tag and class, each with a link and
 //!   text) that holds more than twice the prose extraction's text is the content (listings,
 //!   category pages);

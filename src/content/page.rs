@@ -1025,8 +1025,18 @@ impl<'a> Page<'a> {
         // ancestor holding `COVER` of the page's prose (text outside links), unless that
         // ancestor is mostly links (the page's chrome, not more of its content).
         let total = self.prose(self.body);
+        // When none below the body holds it and no child of the body holds most of the
+        // page's text (the largest text region is the body), the content is spread over the
+        // body's children, a landing page's sections side by side: the body is the content,
+        // its boilerplate left out as everywhere ("sections in order"; Readability would read
+        // the one section with the most commas, a FAQ). Where one child does hold most, the
+        // fallback chain reads that region (`content::find`).
+        let spread = || self.largest_text_region() == Some(self.body);
         let mut up = Some(best);
-        while let Some(p) = up.filter(|&p| p != self.body) {
+        while let Some(p) = up {
+            if p == self.body && !spread() {
+                break;
+            }
             if self.prose(p) >= COVER * total {
                 if self.agg[p.index()].link_density() < 0.5 {
                     best = p;

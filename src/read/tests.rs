@@ -101,6 +101,42 @@ fn a_heading_is_read_whatever_its_class_says() {
     assert!(!text.contains("SITE HEADER"), "{text}");
 }
 
+/// A landing page: sections side by side under the body, none holding much of the page's
+/// prose. The page is its sections in order, not the one with the most commas (its FAQ).
+#[test]
+fn a_landing_page_reads_all_its_sections() {
+    let section = |title: &str| {
+        format!(
+            "<section><h2>{title}</h2><p>We help teams ship {title} work that lasts. \
+             Our people plan it with you.</p></section>"
+        )
+    };
+    let faq = format!("<section class=faq><h2>FAQ</h2><p>{PROSE}</p><p>{PROSE}</p></section>");
+    let html = format!(
+        "<header><nav><a href=/>Home</a></nav></header>{}{}{}{}{}{faq}<footer><p>Legal</p></footer>",
+        section("Strategy"),
+        section("Design"),
+        section("Engineering"),
+        section("Support"),
+        section("Training"),
+    );
+    let text = read(&html);
+    for title in [
+        "Strategy",
+        "Design",
+        "Engineering",
+        "Support",
+        "Training",
+        "FAQ",
+    ] {
+        assert!(
+            text.contains(&format!("## {title} [ref=")),
+            "{title} in\n{text}"
+        );
+    }
+    assert!(!text.contains("Home") && !text.contains("Legal"), "{text}");
+}
+
 #[test]
 fn refs_are_the_documents_refs() {
     let html =
