@@ -240,7 +240,7 @@ pub fn truncate_with_ellipsis(s: &str, max: usize) -> std::borrow::Cow<'_, str> 
 
 /// Page text that reads like a ref marker, `[ref=e5]` or `[label](e5)`, gets a backslash
 /// before the bracket: `\[ref=e5]`, `[label]\(e5)`. A page could otherwise write
-/// "[Pay now](e12)" beside an unrelated link and have the model act on e12; with the
+/// `"[Pay now](e12)"` beside an unrelated link and have the model act on e12; with the
 /// backslash, only markers the renderer wrote are unescaped (a parser skips any marker
 /// preceded by `\`).
 pub fn defang_refs(s: &str) -> std::borrow::Cow<'_, str> {

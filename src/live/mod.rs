@@ -18,18 +18,18 @@
 //! the design's `{"command": "eval", "payload": "agent.look()"}` ([`crate::agent_call`]).
 //!
 //! The module, one concern a file:
-//! - [`browser`]: launching Chromium or attaching to one, and closing it;
-//!   [`guard`]: the process that ends Chromium when the agent dies first;
-//! - [`session`]: the session's tabs and how it evaluates in the current one;
-//!   [`tabs`]: tabs the page opens, listing and switching them;
-//!   [`dialogs`]: `alert`, `confirm`, `prompt`, `beforeunload`, never a hang;
-//!   [`refs`]: looks, ref numbering and staleness;
-//!   [`frames`]: cross-origin frames, reached through CDP and merged into looks;
-//! - [`commands`]: `look`, `go`, `back`, `wait`, `query`, `eval`, `screenshot`;
-//!   [`actions`]: `act` and the input events behind it;
-//! - [`protocol`]: the protocol's own wire format and the stdio loop;
-//!   [`design`]: the design's `eval` format;
-//! - [`overlay`]: the agent's UI in the page (handoff prompt, sidebar).
+//! - `browser`: launching Chromium or attaching to one, and closing it;
+//!   `guard`: the process that ends Chromium when the agent dies first;
+//! - `session`: the session's tabs and how it evaluates in the current one;
+//!   `tabs`: tabs the page opens, listing and switching them;
+//!   `dialogs`: `alert`, `confirm`, `prompt`, `beforeunload`, never a hang;
+//!   `refs`: looks, ref numbering and staleness;
+//!   `frames`: cross-origin frames, reached through CDP and merged into looks;
+//! - `commands`: `look`, `go`, `back`, `wait`, `query`, `eval`, `screenshot`;
+//!   `actions`: `act` and the input events behind it;
+//! - `protocol`: the protocol's own wire format and the stdio loop;
+//!   `design`: the design's `eval` format;
+//! - `overlay`: the agent's UI in the page (handoff prompt, sidebar).
 
 mod actions;
 mod browser;

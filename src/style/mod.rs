@@ -22,7 +22,7 @@
 //! by the walk, names, queries and `probe` alike); a page without sheets or `style`
 //! attributes gets an empty table.
 //!
-//! Below the page's sheets, [`FRAMEWORKS`]: the hiding classes of common CSS frameworks
+//! Below the page's sheets, `frameworks.css`: the hiding classes of common CSS frameworks
 //! (`d-none d-lg-block`, `hidden md:flex`, `ipsHide`), the external sheets most pages link.
 //!
 //! Not supported, and why: other external sheets and `@import` (offline, nothing is fetched);
