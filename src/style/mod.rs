@@ -215,9 +215,9 @@ impl Styles {
             return Styles::default();
         }
         // What holds the page (its `<main>`, its first `<h1>`, and their ancestors): a
-        // framework class hiding one of these is a loading state that a script lifts
-        // (`<div class="root hide">` under a preloader), not what people see. Only found on
-        // a page where a framework class applies.
+        // framework class or a fade-in's `opacity: 0` hiding one of these is a loading state
+        // that a script lifts (`<div class="root hide">` under a preloader), not what people
+        // see. Found the first time one of them applies.
         let holds_page = OnceCell::new();
         // Without rules nothing is matched (and no class is worth interning).
         // Sorted by scope, as `scoped` is.
@@ -291,6 +291,19 @@ impl Styles {
                     }));
             if guarded {
                 decls = decls.without_hiding();
+            }
+            // `opacity: 0` in a `style` attribute is how animation libraries render the first
+            // frame of a fade-in (`initial={{ opacity: 0 }}`): on what holds the page's
+            // headline, a loading state a script lifts, like the anti-flicker snippets above.
+            // Elsewhere (a card, a planted note) it hides.
+            if decls.opacity_zero.is_some_and(|d| d.value)
+                && holds_page
+                    .get_or_init(|| page_holders(dom))
+                    .get(id.index())
+                    .copied()
+                    .unwrap_or(false)
+            {
+                decls.opacity_zero = None;
             }
             if let Some(slot) = table.get_mut(id.index()) {
                 *slot = ElementStyle::from_decls(&decls, inherited).pack();
@@ -607,6 +620,27 @@ mod tests {
         ));
         assert!(hidden(
             "<h1>Title</h1><div class='page hidden' data-t><h1>Other</h1></div>"
+        ));
+    }
+
+    #[test]
+    fn a_fade_in_around_the_headline_is_a_loading_state() {
+        let zero = |html: &str| style_of(html, &StyleOptions::default()).opacity_zero;
+        // Server-rendered first frame of a page transition: the headline and its article.
+        assert!(!zero(
+            "<div style='opacity:0' data-t><h1>Title</h1><p>Text</p></div>"
+        ));
+        // Elsewhere the page's own style hides: a card fading in, a planted note, a second
+        // headline after the page's first.
+        assert!(zero(
+            "<h1>Title</h1><div style='opacity:0' data-t><p>Note</p></div>"
+        ));
+        assert!(zero(
+            "<h1>Title</h1><div style='opacity:0' data-t><h1>Other</h1></div>"
+        ));
+        // Not a licence for other hiding: `display: none` there still hides.
+        assert!(hidden(
+            "<div style='display:none' data-t><h1>Title</h1></div>"
         ));
     }
 
