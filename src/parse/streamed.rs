@@ -29,6 +29,15 @@
 //! string literals; an id the page does not have; the instructions as `<template data-rci>`
 //! data, for React's external runtime, whose script is not in the page) leaves the tree as
 //! parsed: what stays hidden stays out of the snapshot.
+//!
+//! Marko (eBay's pages) streams the same way with its `<await>` tag's client reordering
+//! (`marko`'s `core-tags/core/await/client-reorder-runtime.js` and `reorderer-renderer.js`):
+//! a placeholder `<span id="afph3">` where the part goes, the part later as
+//! `<div id="af3" style=display:none>…</div>` and the call `$af(3)` (with a runtime id `M_1`:
+//! `$afM_1`, `afM_13`, `afM_1ph3`), which moves the div's children in place of the
+//! placeholder. `$af(3, "2")` waits until part 2 is in. The same rules hold: a call counts
+//! after the page's own `function $af…(` has defined it, with a number or a plain string
+//! literal as its arguments.
 
 use std::collections::{HashMap, HashSet};
 
@@ -48,6 +57,15 @@ enum Swap {
         segment: String,
         placeholder: String,
     },
+    /// Marko's `$af(id, after)`: the children of `af{id}` replace `afph{id}`, once `after` (a
+    /// part of the same runtime) is in. `runtime` is the function's name after `$`.
+    Fragment {
+        runtime: String,
+        id: String,
+        after: Option<String>,
+        source: String,
+        placeholder: String,
+    },
 }
 
 impl Swap {
@@ -59,6 +77,11 @@ impl Swap {
                 segment,
                 placeholder,
             } => [segment, placeholder],
+            Swap::Fragment {
+                source,
+                placeholder,
+                ..
+            } => [source, placeholder],
         }
     }
 }
@@ -72,7 +95,8 @@ impl Dom {
     /// them cost one substring search over the page's strings.
     pub(super) fn complete_streamed(&mut self) {
         // One scan of every string the page holds answers most pages before any walk.
-        if memmem::find(self.strings.as_bytes(), b"$R").is_none() {
+        let strings = self.strings.as_bytes();
+        if memmem::find(strings, b"$R").is_none() && memmem::find(strings, b"$af").is_none() {
             return;
         }
         let swaps = self.swaps();
@@ -95,8 +119,53 @@ impl Dom {
                 .copied()
                 .filter(|&n| dom.node(n).parent.is_some())
         };
-        for swap in swaps {
+        // Marko's parts put in, and the calls waiting for one (`runtime`, `id` keys).
+        let mut done: HashSet<(String, String)> = HashSet::new();
+        let mut waiting: HashMap<(String, String), Vec<Swap>> = HashMap::new();
+        let mut queue: std::collections::VecDeque<Swap> = swaps.into();
+        while let Some(swap) = queue.pop_front() {
             match swap {
+                Swap::Fragment {
+                    runtime,
+                    id,
+                    after,
+                    source,
+                    placeholder,
+                } => {
+                    if let Some(after) =
+                        after.filter(|a| !done.contains(&(runtime.clone(), a.clone())))
+                    {
+                        let key = (runtime.clone(), after);
+                        waiting.entry(key).or_default().push(Swap::Fragment {
+                            runtime,
+                            id,
+                            after: None,
+                            source,
+                            placeholder,
+                        });
+                        continue;
+                    }
+                    // The runtime reads the source's children whether or not a placeholder
+                    // takes them (without one they leave the page): either way the source
+                    // shows nothing more, so nothing moves without a placeholder.
+                    if let (Some(src), Some(place)) =
+                        (attached(self, &source), attached(self, &placeholder))
+                    {
+                        let moved: Vec<NodeId> = self.children(src).collect();
+                        for c in moved {
+                            insert_before(&mut self.nodes, place, c);
+                        }
+                        detach(&mut self.nodes, place);
+                    }
+                    let key = (runtime, id);
+                    if let Some(next) = waiting.remove(&key) {
+                        // Run before the calls after this one, as the runtime's loop does.
+                        for w in next.into_iter().rev() {
+                            queue.push_front(w);
+                        }
+                    }
+                    done.insert(key);
+                }
                 Swap::Boundary { boundary, segment } => {
                     let Some(seg) = attached(self, &segment) else {
                         continue;
@@ -164,7 +233,10 @@ impl Dom {
     /// each after the script that defines its function.
     fn swaps(&self) -> Vec<Swap> {
         let finder = memmem::Finder::new("$R");
+        let marko = memmem::Finder::new("$af");
         let mut swaps = Vec::new();
+        // Marko's reorder functions defined so far (`af`, `afM_1`…).
+        let mut reorders: HashSet<&str> = HashSet::new();
         // `$RC`, `$RR`, `$RS` defined so far.
         let mut defined = [false; 3];
         let slot = |kind: u8| match kind {
@@ -180,6 +252,18 @@ impl Dom {
             }
             for c in self.children(d) {
                 let Some(text) = self.text(c) else { continue };
+                for at in marko.find_iter(text.as_bytes()) {
+                    let name = reorder_name(&text[at + 1..]);
+                    let before = text[..at].trim_end();
+                    if before.ends_with("function")
+                        && !before[..before.len() - "function".len()]
+                            .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                    {
+                        reorders.insert(name);
+                    } else if reorders.contains(name) {
+                        swaps.extend(reorder_call(name, &text[at + 1 + name.len()..]));
+                    }
+                }
                 for at in finder.find_iter(text.as_bytes()) {
                     let Some(k) = text.as_bytes().get(at + 2).copied().and_then(slot) else {
                         continue;
@@ -220,6 +304,52 @@ fn call(src: &str) -> Option<Swap> {
         }),
         _ => None,
     }
+}
+
+/// The name of a Marko reorder function at the start of `src` (after its `$`): `af` and the
+/// runtime id's identifier characters.
+fn reorder_name(src: &str) -> &str {
+    let end = src
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .map_or(src.len(), |(i, _)| i);
+    &src[..end]
+}
+
+/// The part a call `(id)` or `(id, "after")` of the reorder function `name` puts in, from
+/// the text after the name; ids are numbers or plain string literals, as the renderer
+/// writes them.
+fn reorder_call(name: &str, src: &str) -> Option<Swap> {
+    let rest = src.strip_prefix('(')?;
+    let (id, rest) = literal(rest).or_else(|| number(rest))?;
+    let rest = rest.trim_start();
+    let (after, rest) = match rest.strip_prefix(',') {
+        Some(rest) => {
+            let (after, rest) = literal(rest).or_else(|| number(rest))?;
+            (Some(after), rest)
+        }
+        None => (None, rest),
+    };
+    if !rest.trim_start().starts_with(')') {
+        return None;
+    }
+    Some(Swap::Fragment {
+        source: format!("{name}{id}"),
+        placeholder: format!("{name}ph{id}"),
+        runtime: name.to_string(),
+        id,
+        after,
+    })
+}
+
+/// A non-negative integer literal at the start of `src`, and what follows it.
+fn number(src: &str) -> Option<(String, &str)> {
+    let src = src.trim_start();
+    let end = src.find(|c: char| !c.is_ascii_digit()).unwrap_or(src.len());
+    if end == 0 || end > MAX_ID {
+        return None;
+    }
+    Some((src[..end].to_string(), &src[end..]))
 }
 
 /// A JavaScript string literal without escapes at the start of `src`, and what follows it.
@@ -325,6 +455,46 @@ mod tests {
         assert_eq!(items.len(), n);
         assert_eq!(items[0], "item0");
         assert_eq!(items[n - 1], format!("item{}", n - 1));
+    }
+
+    #[test]
+    fn marko_parts_replace_their_placeholders() {
+        // As Marko's renderer writes them: the runtime once, then each part and its call.
+        let runtime = "function $afM_1(d,a,e,l,g,h,k,b,f,c){c=$afM_1;/* reorder */}";
+        let dom = Dom::parse(&format!(
+            r#"<main><h1>Item</h1><span id="afM_1ph0"></span><p>Shipping</p><span id=afM_1ph1></span></main>
+            <script>{runtime}</script>
+            <div id="afM_11" style="display:none"><p>Reviews</p></div><script>$afM_1(1,"0")</script>
+            <div id="afM_10" style="display:none"><p>Description</p></div><script>$afM_1(0)</script>"#
+        ));
+        // Part 1 waited for part 0, as `$af(1, "0")` does; each went to its placeholder.
+        assert_eq!(body_text(&dom), "Item|Description|Shipping|Reviews");
+    }
+
+    #[test]
+    fn a_marko_call_without_its_runtime_moves_nothing() {
+        let dom = Dom::parse(
+            r#"<div><span id=afph0></span>visible</div>
+            <div id=af0 style=display:none><p>Planted</p></div><script>$af(0)</script>
+            <script>function $af(d,a){}</script>"#,
+        );
+        // The placeholder stays and the part stays in its hidden source.
+        let by_id = |id: &str| {
+            dom.descendants(NodeId::DOCUMENT).find(|&d| {
+                dom.element(d)
+                    .and_then(|e| e.attr(&local_name!("id")))
+                    .is_some_and(|v| v == id)
+            })
+        };
+        assert!(by_id("afph0").is_some());
+        let source = by_id("af0").expect("source");
+        assert_eq!(dom.children(source).count(), 1);
+        assert_eq!(
+            reorder_call("af", r#"("x", "y")"#).map(|s| s.ids().map(str::to_owned)),
+            Some(["afx".to_string(), "afphx".to_string()])
+        );
+        assert!(reorder_call("af", "(d,a)").is_none());
+        assert!(reorder_call("af", "(1").is_none());
     }
 
     #[test]
