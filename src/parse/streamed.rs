@@ -148,9 +148,13 @@ impl Dom {
                     // The runtime reads the source's children whether or not a placeholder
                     // takes them (without one they leave the page): either way the source
                     // shows nothing more, so nothing moves without a placeholder.
-                    if let (Some(src), Some(place)) =
-                        (attached(self, &source), attached(self, &placeholder))
-                    {
+                    let pair = (attached(self, &source), attached(self, &placeholder));
+                    if let (Some(src), Some(place)) = pair {
+                        // A placeholder inside its own part: the browser's replaceChild
+                        // throws (an ancestor cannot go into itself) and nothing shows.
+                        if self.holds(src, place) {
+                            continue;
+                        }
                         let moved: Vec<NodeId> = self.children(src).collect();
                         for c in moved {
                             insert_before(&mut self.nodes, place, c);
@@ -170,8 +174,12 @@ impl Dom {
                     let Some(seg) = attached(self, &segment) else {
                         continue;
                     };
+                    let mark = attached(self, &boundary);
+                    if mark.is_some_and(|m| self.holds(seg, m)) {
+                        continue;
+                    }
                     detach(&mut self.nodes, seg);
-                    if let Some(mark) = attached(self, &boundary) {
+                    if let Some(mark) = mark {
                         self.fill_boundary(mark, seg);
                     }
                 }
@@ -184,6 +192,9 @@ impl Dom {
                     else {
                         continue;
                     };
+                    if self.holds(seg, place) {
+                        continue;
+                    }
                     detach(&mut self.nodes, seg);
                     let moved: Vec<NodeId> = self.children(seg).collect();
                     for c in moved {
@@ -193,6 +204,12 @@ impl Dom {
                 }
             }
         }
+    }
+
+    /// Whether `node` is `ancestor` or inside it: moving a part's children to a place inside
+    /// the part would put a node into itself.
+    fn holds(&self, ancestor: NodeId, node: NodeId) -> bool {
+        node == ancestor || self.ancestors(node).any(|(a, _)| a == ancestor)
     }
 
     /// `completeBoundary`: removes `mark` (the boundary's template) and its following
@@ -495,6 +512,29 @@ mod tests {
         );
         assert!(reorder_call("af", "(d,a)").is_none());
         assert!(reorder_call("af", "(1").is_none());
+    }
+
+    #[test]
+    fn a_place_inside_its_own_part_moves_nothing() {
+        // A browser throws there (a node cannot go into itself); moving would make a cycle.
+        for page in [
+            r#"<div id=af0 style=display:none><h1>x<span id=afph0></span></h1></div><p>after</p><script>function $af(d){}$af(0)</script>"#,
+            r#"<div id="S:1" hidden><p>x<template id="P:1"></template></p></div><p>after</p><script>$RS=function(a,b){};$RS("S:1","P:1")</script>"#,
+            r#"<div id="S:2" hidden><!--$?--><template id="B:2"></template>y<!--/$--></div><p>after</p><script>$RC=function(a,b){};$RC("B:2","S:2")</script>"#,
+        ] {
+            let dom = Dom::parse(page);
+            // Every node of the arena, in the tree or not, reaches a root.
+            for i in 0..dom.len() {
+                let mut up = dom.node(NodeId::from_index(i)).parent;
+                let mut steps = 0;
+                while let Some(p) = up.filter(|_| steps <= dom.len()) {
+                    up = dom.node(p).parent;
+                    steps += 1;
+                }
+                assert!(steps <= dom.len(), "a cycle in {page}");
+            }
+            assert!(body_text(&dom).ends_with("after"), "{page}");
+        }
     }
 
     #[test]
