@@ -28,9 +28,10 @@
 //!   as trafilatura reads JSON-LD for its metadata and rs-trafilatura for its page types. A
 //!   JSON-LD `Product` is looked up in the visible page (its name as a shown `h1`, the start
 //!   of its description in shown text; their common container is the product), or a single
-//!   microdata `itemtype=…/Product` names it. A choice beside the product (a reviews section
-//!   that outscored a short description) reads the product first, then the choice, in page
-//!   order. The JSON-LD is only *located*: its text is never output. Microdata
+//!   microdata `itemtype=…/Product` names it; without either, the block holding a shown
+//!   add-to-cart control and the `h1` nearest it. A choice beside the product (a reviews
+//!   section that outscored a short description) reads the product first, then the choice,
+//!   in page order; a choice inside an add-to-cart block grows to it. The JSON-LD is only *located*: its text is never output. Microdata
 //!   `itemprop=author` panes are kept by the conditional cleaning (a thread is its posts
 //!   with their authors).
 //!
@@ -48,6 +49,7 @@ pub(crate) use page::{heading_level, is_block, Page};
 
 use crate::aria::Index;
 use crate::parse::{Dom, NodeId};
+use structured::ProductRegion;
 
 /// The main content of a page, as found: owned, so a [`Document`](crate::Document) keeps it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -102,7 +104,11 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
 /// chosen: a choice beside it (the reviews, a recommendations strip) gives way to the element
 /// holding both, or to the product alone when only the body holds both. A choice that holds
 /// the product, or is part of it, stays.
-fn settle(dom: &Dom, chosen: MainContent, product: NodeId) -> MainContent {
+fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
+    let ProductRegion {
+        region: product,
+        by_control,
+    } = found;
     let holds = |anc: NodeId, id: NodeId| anc == id || dom.ancestors(id).any(|(a, _)| a == anc);
     let Some(top) = chosen.top else {
         return MainContent {
@@ -111,7 +117,21 @@ fn settle(dom: &Dom, chosen: MainContent, product: NodeId) -> MainContent {
             parts: vec![product],
         };
     };
-    if chosen.parts.iter().any(|&p| holds(p, product)) || holds(product, top) {
+    if chosen.parts.iter().any(|&p| holds(p, product)) {
+        return chosen;
+    }
+    if holds(product, top) {
+        // Inside the block that holds the product's name and its add-to-cart control (the
+        // reviews or a description that outscored them): that block is read, the name,
+        // price and availability first, as a person sees the page. A structured-data region
+        // is the name and description already: a choice inside it stays.
+        if by_control && product != top {
+            return MainContent {
+                strict: false,
+                top: Some(product),
+                parts: vec![product],
+            };
+        }
         return chosen;
     }
     let body = dom.body();
@@ -205,7 +225,7 @@ struct Attempt {
     /// The largest card run and its text (strict attempt only).
     cards: Option<(NodeId, u32)>,
     /// The structured data's product region (strict attempt only).
-    product: Option<NodeId>,
+    product: Option<ProductRegion>,
     /// The largest text region and its text (relaxed attempt only).
     region: Option<(NodeId, u32)>,
 }

@@ -829,6 +829,11 @@ impl<'a> Page<'a> {
         self.flags[id.index()] & (HIDDEN | BOILER | VISITED) != VISITED
     }
 
+    /// Whether a control (boilerplate to the content, but looked at) is shown.
+    pub(crate) fn control_shown(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | VIS_HIDDEN | VISITED) == VISITED
+    }
+
     /// Whether an element of the content is left out with its subtree: hidden, boilerplate
     /// or never looked at by the pass, and on the strict attempt what Readability's
     /// `_prepArticle` removes. `in_figure`: inside a `<figure>`, where images are content.

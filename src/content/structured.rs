@@ -163,11 +163,130 @@ fn names(heading: &str, name: &str) -> bool {
 /// both the JSON-LD product's name (as a shown `h1`) and the start of its description. A
 /// region with less than `MIN_REGION_TEXT` of shown text is no region (a microdata `Product`
 /// on the add-to-cart form only).
-pub(super) fn product_region(page: &Page<'_>) -> Option<NodeId> {
-    product_element(page).filter(|&p| page.agg[p.index()].text >= MIN_REGION_TEXT)
+pub(super) fn product_region(page: &Page<'_>) -> Option<ProductRegion> {
+    product_element(page).filter(|p| page.agg[p.region.index()].text >= MIN_REGION_TEXT)
 }
 
-fn product_element(page: &Page<'_>) -> Option<NodeId> {
+/// Where a page's product is, and how it was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ProductRegion {
+    pub region: NodeId,
+    /// Found by its add-to-cart control (`bought_here`), not by structured data: the region
+    /// is the product's whole block, which the content chosen inside it grows to.
+    pub by_control: bool,
+}
+
+fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
+    let structured = || {
+        structured_product(page).map(|region| ProductRegion {
+            region,
+            by_control: false,
+        })
+    };
+    if page.microdata_products.len() > 1 || !page.json_ld.is_empty() {
+        // The page says what it is: one product, or none (a category page's cards).
+        return structured();
+    }
+    structured().or_else(|| {
+        bought_here(page).map(|region| ProductRegion {
+            region,
+            by_control: true,
+        })
+    })
+}
+
+/// Words of a control that puts the page's product in the cart, in the languages of the
+/// shops most agents meet (its text or `value`, lower-cased).
+const BUY_WORDS: &[&str] = &[
+    "add to cart",
+    "add to bag",
+    "add to basket",
+    "add to trolley",
+    "buy now",
+    "buy it now",
+    "in den warenkorb",
+    "jetzt kaufen",
+    "ajouter au panier",
+    "acheter maintenant",
+    "añadir al carrito",
+    "agregar al carrito",
+    "comprar ahora",
+    "aggiungi al carrello",
+    "in winkelwagen",
+    "adicionar ao carrinho",
+    "カートに入れる",
+    "加入购物车",
+];
+
+/// The names shop software gives that control (`id`, `name` or `class`, lower-cased, `-`
+/// and `_` dropped): WooCommerce's `add-to-cart`, Shopify's `AddToCart`, Amazon's
+/// `add-to-cart-button`, `buy-now`.
+const BUY_NAMES: &[&str] = &["addtocart", "addtobag", "addtobasket", "buynow"];
+
+/// A page without structured data that sells one thing: its shown add-to-cart control and
+/// the shown `h1` nearest it; the smallest element holding both is the product (its name, price,
+/// options and, on most shops, its description). A page with more than `MAX_BUY` such
+/// controls sells a list (a category page's cards), and is left alone.
+fn bought_here(page: &Page<'_>) -> Option<NodeId> {
+    let dom = page.dom;
+    let mut buys = dom.elements().filter_map(|(id, el)| {
+        let control = el.is_html(&local_name!("button"))
+            || (el.is_html(&local_name!("input"))
+                && el.attr(&local_name!("type")).is_some_and(|t| {
+                    t.eq_ignore_ascii_case("submit") || t.eq_ignore_ascii_case("button")
+                }));
+        (control && page.control_shown(id) && says_buy(dom, id, el)).then_some(id)
+    });
+    let first = buys.next()?;
+    if buys.nth(MAX_BUY - 1).is_some() {
+        return None;
+    }
+    // The product's name is the `h1` nearest the control (a "follow the author" card may
+    // have one too): the one whose common container with it is the deepest.
+    page.h1s
+        .iter()
+        .filter_map(|&h| common_ancestor(dom, h, first))
+        .max_by_key(|&c| dom.ancestors(c).count())
+}
+
+/// Add-to-cart controls one product's page shows at most (the form's, a sticky bar's, "buy
+/// now").
+const MAX_BUY: usize = 3;
+
+fn says_buy(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    let squeezed = |v: &str| {
+        v.chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let named = [local_name!("id"), local_name!("name"), local_name!("class")]
+        .iter()
+        .filter_map(|a| el.attr(a))
+        .any(|v| {
+            let v = squeezed(v);
+            BUY_NAMES.iter().any(|n| v.contains(n))
+        });
+    if named {
+        return true;
+    }
+    let mut text = el
+        .attr(&local_name!("value"))
+        .unwrap_or_default()
+        .to_string();
+    for d in dom.descendants(id).take(64) {
+        if let Some(t) = dom.text(d) {
+            text.push(' ');
+            text.push_str(t);
+        }
+    }
+    let text = crate::text::normalize(&text).to_lowercase();
+    text.len() <= 80 && BUY_WORDS.iter().any(|w| text.contains(w))
+}
+
+/// The product structured data names: a microdata product, or the JSON-LD product's name
+/// and description found in the page.
+fn structured_product(page: &Page<'_>) -> Option<NodeId> {
     if let Some(&first) = page.microdata_products.first() {
         // One product and its parts; several side by side are a category page's cards.
         if page.microdata_products[1..]
@@ -275,7 +394,7 @@ mod region_tests {
         let dom = Dom::parse(html);
         let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
         let page = Page::measure(&dom, &index, true);
-        let region = product_region(&page)?;
+        let region = product_region(&page)?.region;
         dom.element(region)?
             .attr(&local_name!("id"))
             .map(str::to_string)
@@ -296,5 +415,33 @@ mod region_tests {
         assert_eq!(region_id(&html).as_deref(), Some("product"));
         // Named by no shown heading: no region.
         assert_eq!(region_id(&html.replace("<h1>Speckled Mug</h1>", "")), None);
+    }
+
+    #[test]
+    fn without_structured_data_the_buy_button_locates_the_product() {
+        let page = |buttons: &str| {
+            format!(
+                "<h1>Follow the author</h1><div id=dp><div><h1>Speckled Mug</h1>\
+                 <p>{DESCRIPTION}</p></div><div>{buttons}</div></div>"
+            )
+        };
+        // Its text in the shop's language, or the name shop software gives it; the `h1`
+        // nearest it names the product.
+        for button in [
+            "<button>Add to Cart</button>",
+            "<input type=submit value='In den Warenkorb'>",
+            "<button id=AddToCart><svg></svg></button>",
+            "<input type=submit name=add-to-cart value=1><button>Buy now</button>",
+        ] {
+            assert_eq!(region_id(&page(button)).as_deref(), Some("dp"), "{button}");
+        }
+        // A list of things to buy (a category page's cards), a hidden button, none: no region.
+        let cards = "<button>Add to cart</button>".repeat(4);
+        assert_eq!(region_id(&page(&cards)), None);
+        assert_eq!(
+            region_id(&page("<button hidden>Add to cart</button>")),
+            None
+        );
+        assert_eq!(region_id(&page("<button>Share</button>")), None);
     }
 }

@@ -137,6 +137,31 @@ fn a_landing_page_reads_all_its_sections() {
     assert!(!text.contains("Home") && !text.contains("Legal"), "{text}");
 }
 
+/// A shop page without structured data, laid out in columns: the name, price and
+/// description in one, the add-to-cart box in another, the reviews (long, full of commas)
+/// below them. The reviews outscore the short description, but the block holding the
+/// product's name and its add-to-cart control is the product, read as a person sees it:
+/// name, price, description, then the reviews.
+#[test]
+fn a_product_without_structured_data_reads_from_its_name() {
+    let review = format!("<div class=review><p>{PROSE} Great kettle, would buy again.</p></div>");
+    let html = format!(
+        "<header><nav><a href=/>Shop</a></nav></header>\
+         <div id=product><div id=center><h1>Steel Kettle 1.7 l</h1><p>$39.00</p>\
+         <div class=desc><p>Boils 1.7 litres in three minutes; the handle stays cool.</p></div>\
+         <div id=reviews><h2>Reviews</h2>{}</div></div>\
+         <div id=side><p>In stock</p><button type=submit name=add>Add to cart</button></div></div>",
+        review.repeat(6)
+    );
+    let text = read(&html);
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s} in\n{text}"));
+    assert!(at("# Steel Kettle 1.7 l") < at("$39.00"), "{text}");
+    assert!(at("$39.00") < at("Boils 1.7 litres"), "{text}");
+    assert!(at("Boils 1.7 litres") < at("Great kettle"), "{text}");
+    assert!(at("Great kettle") < at("In stock"), "{text}");
+    assert!(!text.contains("Add to cart"), "{text}");
+}
+
 #[test]
 fn refs_are_the_documents_refs() {
     let html =
