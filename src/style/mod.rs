@@ -19,8 +19,8 @@
 //! element, matches the rules filed under its own keys with the `selectors` crate, then takes
 //! the winner per property by importance, `style` attribute, layer, specificity and order.
 //! The result is a side table of two bytes per node, read by [`crate::aria::hidden`] (and so
-//! by the walk, names, queries and `probe` alike); a page without sheets or `style`
-//! attributes gets an empty table.
+//! by the walk, names, queries and `probe` alike); a page where nothing applies gets an
+//! empty table.
 //!
 //! Below the page's sheets, `frameworks.css`: the hiding classes of common CSS frameworks
 //! (`d-none d-lg-block`, `hidden md:flex`, `ipsHide`), the external sheets most pages link.
@@ -54,8 +54,9 @@ use selectors::parser::Component;
 use sheet::{Decls, Display, Rule, Sheets, Vocabulary};
 
 /// The hiding utilities of common CSS frameworks (Bootstrap, Tailwind, Bulma, Foundation,
-/// UIkit…), the external sheets most pages link: read as the page's first sheet, in a layer
-/// below all of its own rules. The file says which classes and why.
+/// UIkit…), the external sheets most pages link: consulted where the page's own rules leave
+/// `display` or `visibility` undecided, as a layer below them would be ([`Frameworks`]).
+/// The file says which classes and why.
 const FRAMEWORKS: &str = include_str!("frameworks.css");
 
 /// Which style sheets count, and the device `@media` rules are evaluated for.
@@ -219,6 +220,7 @@ impl Styles {
         // that a script lifts (`<div class="root hide">` under a preloader), not what people
         // see. Found the first time one of them applies.
         let holds_page = OnceCell::new();
+        let mut styled = false;
         // Without rules nothing is matched (and no class is worth interning).
         // Sorted by scope, as `scoped` is.
         let mut matchers: Vec<(u32, Matcher<'_>)> = scoped
@@ -307,7 +309,13 @@ impl Styles {
             }
             if let Some(slot) = table.get_mut(id.index()) {
                 *slot = ElementStyle::from_decls(&decls, inherited).pack();
+                styled |= *slot != 0;
             }
+        }
+        // Nothing applied (no sheet, attribute or framework class said anything): the empty
+        // table, as for a page without style.
+        if !styled {
+            return Styles::default();
         }
         Styles { table }
     }
@@ -544,6 +552,8 @@ mod tests {
 
     #[test]
     fn packing_round_trips() {
+        // An element nothing applies to packs to 0, which `build` reads as "no style".
+        assert_eq!(ElementStyle::default().pack(), 0);
         for bits in 0u16..(1 << 9) {
             let s = ElementStyle::unpack(bits);
             assert_eq!(ElementStyle::unpack(s.pack()), s);
