@@ -1,7 +1,7 @@
 """`read` and `snapshot` against `trafilatura.extract` in one Python process, one thread each,
 on the first N pages of ../shared/web2025 (issue 25's speed measure).
 
-    pip install ./bindings/python trafilatura      # in a venv; .ci/run makes target/py-venv
+    pip install ./bindings/python trafilatura lxml_html_clean   # in a venv (trafilatura 2.3 needs lxml_html_clean)
     python scripts/speed/vs_trafilatura.py [N]     # from the repo root; N = 200 by default
 """
 import glob
