@@ -198,6 +198,22 @@ fn is_word_char(c: char) -> bool {
 /// The ellipsis appended to text cut by a limit.
 pub const ELLIPSIS: char = '…';
 
+/// Whether `s`, lower-cased, contains one of `words` (given in lower case): how a control's
+/// name or a line's text is matched against a table of words (key fields, sort controls,
+/// add-to-cart buttons, consent banners). ASCII text, nearly all of it, is compared in place
+/// without the lower-cased copy.
+pub fn mentions_any(s: &str, words: &[&str]) -> bool {
+    if s.is_ascii() {
+        let hay = s.as_bytes();
+        return words.iter().any(|w| {
+            let w = w.as_bytes();
+            w.is_empty() || hay.windows(w.len()).any(|win| win.eq_ignore_ascii_case(w))
+        });
+    }
+    let lower = s.to_lowercase();
+    words.iter().any(|w| lower.contains(w))
+}
+
 /// Cuts `s` to at most `max` characters, ending in [`ELLIPSIS`] when it was cut.
 /// Never splits a UTF-8 character.
 pub fn truncate_chars(s: &str, max: usize) -> (&str, bool) {
@@ -296,6 +312,25 @@ pub fn escape_seam(out: &mut String, seam: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mentions_any_matches_as_lower_casing_would() {
+        let words = &["add to cart", "sort", "カートに入れる", "straße"];
+        for (s, hit) in [
+            ("ADD TO CART", true),
+            ("Sort by: Price", true),
+            ("Resort", true),
+            ("Add to wishlist", false),
+            ("今すぐカートに入れる", true),
+            ("STRASSE", false),
+            ("Straße 5", true),
+            ("", false),
+        ] {
+            let lowered = s.to_lowercase();
+            assert_eq!(words.iter().any(|w| lowered.contains(w)), hit, "{s}");
+            assert_eq!(mentions_any(s, words), hit, "{s}");
+        }
+    }
 
     #[test]
     fn markers_made_by_a_join_are_escaped() {

@@ -31,9 +31,9 @@
 //!   microdata `itemtype=…/Product` names it; without either, the block holding a shown
 //!   add-to-cart control and the `h1` nearest it. A choice beside the product (a reviews
 //!   section that outscored a short description) reads the product first, then the choice,
-//!   in page order; a choice inside an add-to-cart block grows to it. The JSON-LD is only *located*: its text is never output. Microdata
-//!   `itemprop=author` panes are kept by the conditional cleaning (a thread is its posts
-//!   with their authors).
+//!   in page order; a choice inside an add-to-cart block grows to it. The JSON-LD is only
+//!   *located*: its text is never output. Microdata `itemprop=author` panes are kept by the
+//!   conditional cleaning (a thread is its posts with their authors).
 //!
 //! `<form>` is a container here, not boilerplate: forum software wraps whole threads in one
 //! (for its moderation checkboxes); its controls are boilerplate still.
@@ -109,7 +109,6 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         region: product,
         by_control,
     } = found;
-    let holds = |anc: NodeId, id: NodeId| anc == id || dom.ancestors(id).any(|(a, _)| a == anc);
     let Some(top) = chosen.top else {
         return MainContent {
             strict: false,
@@ -117,10 +116,10 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
             parts: vec![product],
         };
     };
-    if chosen.parts.iter().any(|&p| holds(p, product)) {
+    if chosen.parts.iter().any(|&p| dom.holds(p, product)) {
         return chosen;
     }
-    if holds(product, top) {
+    if dom.holds(product, top) {
         // Inside the block that holds the product's name and its add-to-cart control (the
         // reviews or a description that outscored them): that block is read, the name,
         // price and availability first, as a person sees the page. A structured-data region

@@ -283,8 +283,8 @@ fn says_buy(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
             text.push_str(t);
         }
     }
-    let text = crate::text::normalize(&text).to_lowercase();
-    text.len() <= 80 && BUY_WORDS.iter().any(|w| text.contains(w))
+    let text = crate::text::normalize(&text);
+    text.len() <= 80 && crate::text::mentions_any(&text, BUY_WORDS)
 }
 
 /// The product structured data names: a microdata product, or the JSON-LD product's name

@@ -470,6 +470,11 @@ impl Dom {
             .filter_map(move |p| self.element(p).map(|e| (p, e)))
     }
 
+    /// Whether `node` is `ancestor` or inside it.
+    pub(crate) fn holds(&self, ancestor: NodeId, node: NodeId) -> bool {
+        node == ancestor || self.ancestors(node).any(|(a, _)| a == ancestor)
+    }
+
     /// All nodes below `root` (excluding `root`) in document order, without recursion.
     pub fn descendants(&self, root: NodeId) -> Descendants<'_> {
         Descendants {

@@ -206,12 +206,6 @@ impl Dom {
         }
     }
 
-    /// Whether `node` is `ancestor` or inside it: moving a part's children to a place inside
-    /// the part would put a node into itself.
-    fn holds(&self, ancestor: NodeId, node: NodeId) -> bool {
-        node == ancestor || self.ancestors(node).any(|(a, _)| a == ancestor)
-    }
-
     /// `completeBoundary`: removes `mark` (the boundary's template) and its following
     /// siblings up to the boundary's closing comment, and puts `segment`'s children there.
     fn fill_boundary(&mut self, mark: NodeId, segment: NodeId) {

@@ -259,10 +259,7 @@ fn says(node: &TreeNode, words: &[&str]) -> bool {
     ]
     .into_iter()
     .flatten()
-    .any(|s| {
-        let s = s.to_lowercase();
-        words.iter().any(|w| s.contains(w))
-    })
+    .any(|s| crate::text::mentions_any(s, words))
 }
 
 /// The selected option of a choice control (its first option when none is marked), with the

@@ -208,10 +208,7 @@ fn says_mailing(n: &TreeNode) -> bool {
     [n.name.as_deref(), n.text.as_deref(), n.attrs.get("value")]
         .into_iter()
         .flatten()
-        .any(|s| {
-            let s = s.to_lowercase();
-            MAILING_WORDS.iter().any(|w| s.contains(w))
-        })
+        .any(|s| crate::text::mentions_any(s, MAILING_WORDS))
 }
 
 /// Words that mark a cookie or consent block (it ranks with the page's chrome, however
@@ -487,8 +484,7 @@ fn consent_block(flat: &[Flat<'_>], i: usize) -> bool {
             .into_iter()
             .flatten()
         {
-            let lower = s.to_lowercase();
-            if CONSENT_WORDS.iter().any(|w| lower.contains(w)) {
+            if crate::text::mentions_any(s, CONSENT_WORDS) {
                 return true;
             }
             seen += s.len();
@@ -938,10 +934,10 @@ const ERROR_WORDS: &[&str] = &[
 fn says_error(flat: &[Flat<'_>], i: usize) -> bool {
     let end = flat[i].end as usize;
     flat[i..end].iter().any(|f| {
-        f.node.text.as_deref().is_some_and(|t| {
-            let t = t.to_lowercase();
-            ERROR_WORDS.iter().any(|w| t.contains(w))
-        })
+        f.node
+            .text
+            .as_deref()
+            .is_some_and(|t| crate::text::mentions_any(t, ERROR_WORDS))
     })
 }
 

@@ -39,7 +39,6 @@ pub mod sheet;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use html5ever::local_name;
@@ -220,6 +219,13 @@ impl Styles {
         // that a script lifts (`<div class="root hide">` under a preloader), not what people
         // see. Found the first time one of them applies.
         let holds_page = OnceCell::new();
+        let holds_page_at = |id: NodeId| {
+            holds_page
+                .get_or_init(|| page_holders(dom))
+                .get(id.index())
+                .copied()
+                .unwrap_or(false)
+        };
         let mut styled = false;
         // Without rules nothing is matched (and no class is worth interning).
         // Sorted by scope, as `scoped` is.
@@ -264,8 +270,7 @@ impl Styles {
                 if (decls.display.is_none() && from.display.is_some())
                     || (decls.visibility.is_none() && from.visibility.is_some())
                 {
-                    let holds = holds_page.get_or_init(|| page_holders(dom));
-                    let from = if holds.get(id.index()).copied().unwrap_or(false) {
+                    let from = if holds_page_at(id) {
                         from.without_hiding()
                     } else {
                         from
@@ -298,13 +303,7 @@ impl Styles {
             // frame of a fade-in (`initial={{ opacity: 0 }}`): on what holds the page's
             // headline, a loading state a script lifts, like the anti-flicker snippets above.
             // Elsewhere (a card, a planted note) it hides.
-            if decls.opacity_zero.is_some_and(|d| d.value)
-                && holds_page
-                    .get_or_init(|| page_holders(dom))
-                    .get(id.index())
-                    .copied()
-                    .unwrap_or(false)
-            {
+            if decls.opacity_zero.is_some_and(|d| d.value) && holds_page_at(id) {
                 decls.opacity_zero = None;
             }
             if let Some(slot) = table.get_mut(id.index()) {
@@ -344,7 +343,7 @@ impl Styles {
 /// matcher. Read once per process for the default viewport.
 #[derive(Clone)]
 struct Frameworks {
-    by_class: HashMap<Box<str>, Vec<(u32, Decls)>>,
+    by_class: foldhash::HashMap<Box<str>, Vec<(u32, Decls)>>,
 }
 
 impl Frameworks {
@@ -360,7 +359,8 @@ impl Frameworks {
     fn read(viewport: &Viewport) -> Frameworks {
         let mut sheets = Sheets::new(viewport, None);
         sheets.add(FRAMEWORKS);
-        let mut by_class: HashMap<Box<str>, Vec<(u32, Decls)>> = HashMap::new();
+        let mut by_class: foldhash::HashMap<Box<str>, Vec<(u32, Decls)>> =
+            foldhash::HashMap::default();
         for rule in sheets.rules {
             let mut parts = rule.selector.iter_raw_match_order();
             if let (Some(Component::Class(class)), None) = (parts.next(), parts.next()) {
