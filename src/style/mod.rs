@@ -279,6 +279,17 @@ impl Styles {
                     decls.visibility = decls.visibility.or(from.visibility);
                 }
             }
+            // A script's state parked in the page as text (`<div class="state
+            // aok-hidden">{"asins":[…]}</div>`) is hidden by the site's own external sheet,
+            // which is out of reach offline: no page shows people a JSON document outside a
+            // code block. Only where the page's rules leave `display` undecided, as with the
+            // framework classes.
+            if frameworks.is_some() && decls.display.is_none() && holds_script_state(dom, id, el) {
+                decls.display = Some(sheet::Decl {
+                    value: Display::None,
+                    important: false,
+                });
+            }
             // Anti-flicker snippets (Chartbeat's `body { visibility: hidden !important }`,
             // A/B-testing `body { display: none }` / `opacity: 0`) hide the whole page until a
             // script shows it again: a person never sees the page so. Hiding is honoured on
@@ -392,6 +403,46 @@ impl Frameworks {
         }
         Some(out)
     }
+}
+
+/// The least text taken for a script's state: short JSON (`{"a": 1}`) is as likely an example
+/// in a sentence.
+const MIN_STATE_BYTES: usize = 200;
+
+/// Whether the element's only content is a JSON object or array of [`MIN_STATE_BYTES`] or
+/// more, outside any code block (`pre`, `code`, `samp`, `kbd`, `textarea`, where JSON is
+/// what the page shows). Only text beginning with `{` or `[` is parsed, so most elements
+/// cost a look at their first child.
+fn holds_script_state(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    let Some(first) = dom.node(id).first_child else {
+        return false;
+    };
+    let Some(text) = dom.text(first).map(str::trim) else {
+        return false;
+    };
+    if text.len() < MIN_STATE_BYTES || !(text.starts_with('{') || text.starts_with('[')) {
+        return false;
+    }
+    let only_child =
+        std::iter::successors(dom.node(first).next_sibling, |&n| dom.node(n).next_sibling)
+            .all(|n| dom.text(n).is_some_and(|t| t.trim().is_empty()));
+    let code = |e: Element<'_>| {
+        e.in_html_ns()
+            && matches!(
+                *e.local(),
+                local_name!("pre")
+                    | local_name!("code")
+                    | local_name!("samp")
+                    | local_name!("kbd")
+                    | local_name!("textarea")
+            )
+    };
+    only_child
+        && !code(el)
+        && !dom.ancestors(id).any(|(_, a)| code(a))
+        // Skipping a value (`IgnoredAny`) walks nesting without recursing, so a 100k-deep
+        // `[[[…` costs no stack.
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
 /// Which elements hold the page: its `<main>` elements, its first `<h1>`, and their
@@ -631,6 +682,43 @@ mod tests {
         assert!(hidden(
             "<h1>Title</h1><div class='page hidden' data-t><h1>Other</h1></div>"
         ));
+    }
+
+    #[test]
+    fn a_script_state_in_the_page_is_hidden() {
+        let state = format!(
+            r#"{{"painterId":"Grid","asins":[{}],"limit":20}}"#,
+            (0..30)
+                .map(|i| format!(r#""B0{i:08}""#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert!(hidden(&format!(
+            "<div class=grid-state data-t>{state}</div>"
+        )));
+        assert!(hidden(&format!("<div data-t>\n  {state}\n</div>")));
+        // Shown: JSON a page presents (code blocks, a sentence around it), short JSON, text
+        // that only looks like JSON, and a page rule that shows the element.
+        assert!(!hidden(&format!("<pre data-t>{state}</pre>")));
+        assert!(!hidden(&format!("<pre><span data-t>{state}</span></pre>")));
+        assert!(!hidden(&format!("<p data-t>The reply is {state}</p>")));
+        assert!(!hidden(&format!(
+            "<p data-t>{state} <b>is the reply</b></p>"
+        )));
+        assert!(!hidden(r#"<p data-t>{"a": 1}</p>"#));
+        assert!(!hidden(&format!(
+            "<p data-t>{{{}</p>",
+            "not json, ".repeat(30)
+        )));
+        assert!(!hidden(&format!(
+            "<style>.grid-state{{display:block}}</style><div class=grid-state data-t>{state}</div>"
+        )));
+        // Deep nesting is skipped over without recursion: no stack overflow.
+        assert!(hidden(&format!(
+            "<p data-t>{}{}</p>",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        )));
     }
 
     #[test]
