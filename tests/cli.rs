@@ -205,7 +205,7 @@ fn read_from_a_file_and_stdin_continues_and_explains_bad_refs() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
-        text.starts_with("[read] title=\"How the river town"),
+        text.starts_with("[read] [title=How the river town"),
         "{text}"
     );
     assert!(text.chars().count() <= 701, "{text}");

@@ -281,20 +281,31 @@ fn next_ref(
 }
 
 /// The first line: `[read]` and the page title, unless the content opens with a heading
-/// that says it (the article's own headline); `from=e40` on a continuation. The URL, the
+/// that says it (the article's own headline); `[from=e40]` on a continuation. The URL, the
 /// main content and the counts are in [`ReadResult`]; whether the read was cut is its last
-/// line's business. (Each header word costs precision on article benchmarks, but a read
-/// whose headline sits outside the content would otherwise not say what page it is.)
+/// line's business.
+///
+/// The title is written as a bracketed attribute (`[title=…]`), the syntax the outputs use
+/// for what is said *about* the text (`[ref=e5]`, `[level=2]`), so that a reader, or a
+/// benchmark's scorer, can tell it from the page's content. Brackets inside the title become
+/// parentheses so the attribute stays one. (A read whose headline sits outside the content
+/// would otherwise not say what page it is.)
 fn header(from: Option<Ref>, title: Option<&str>) -> String {
     match (from, title) {
-        (Some(f), _) => format!("[read] from={f}"),
-        (None, Some(t)) => format!(
-            "[read] title={}",
-            crate::render::quote(&crate::text::truncate_with_ellipsis(
-                t,
-                crate::render::MAX_TITLE_CHARS
-            ))
-        ),
+        (Some(f), _) => format!("[read] [from={f}]"),
+        (None, Some(t)) => {
+            let t = crate::text::truncate_with_ellipsis(t, crate::render::MAX_TITLE_CHARS);
+            let t: String = t
+                .chars()
+                .map(|c| match c {
+                    '[' => '(',
+                    ']' => ')',
+                    c if c.is_control() => ' ',
+                    c => c,
+                })
+                .collect();
+            format!("[read] [title={t}]")
+        }
         (None, None) => "[read]".to_string(),
     }
 }

@@ -55,7 +55,7 @@ fn formats_each_kind_of_block() {
     );
     // The title (its heading is a section's, not the headline) and not the URL, which the
     // result's fields carry.
-    assert!(text.starts_with("[read] title=\"Site\"\n"), "{text}");
+    assert!(text.starts_with("[read] [title=Site]\n"), "{text}");
 }
 
 #[test]
@@ -267,7 +267,7 @@ fn every_budget_holds_and_pieces_cover_the_whole_read() {
             assert_eq!(r.stats.chars, r.text.chars().count());
             let header = r.text.lines().next().unwrap();
             match from {
-                Some(f) => assert_eq!(header, format!("[read] from={f}")),
+                Some(f) => assert_eq!(header, format!("[read] [from={f}]")),
                 None => assert!(header.starts_with("[read]"), "{header}"),
             }
             seen.extend(
@@ -481,8 +481,16 @@ fn the_header_names_the_page_unless_the_headline_does() {
         "<title>Gold rises | Daily</title><h1>Gold rises</h1><article>{prose}{prose}</article>"
     ));
     assert!(
-        outside.starts_with("[read] title=\"Gold rises | Daily\"\n"),
+        outside.starts_with("[read] [title=Gold rises | Daily]\n"),
         "{outside}"
+    );
+    // The title is one attribute whatever it holds: brackets become parentheses.
+    let bracketed = read(&format!(
+        "<title>[Solved] Gold ]rises[ | Daily</title><h1>Other</h1><article>{prose}{prose}</article>"
+    ));
+    assert!(
+        bracketed.starts_with("[read] [title=(Solved) Gold )rises( | Daily]\n"),
+        "{bracketed}"
     );
 }
 

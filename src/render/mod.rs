@@ -23,7 +23,7 @@ use crate::text::truncate_with_ellipsis;
 use crate::tree::{Attrs, NodeTree, Ref, TreeNode};
 use crate::walk::DEFAULT_ATTRS;
 // The header's title, written the same way by `read`.
-pub(crate) use format::{quote, MAX_TITLE_CHARS};
+pub(crate) use format::MAX_TITLE_CHARS;
 pub(crate) use plan::is_key_field;
 
 /// Output format.
