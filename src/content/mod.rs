@@ -18,7 +18,8 @@
 //! - **two extractions compared**: the strict one (unlikely classes out, class weights,
 //!   Readability's conditional cleaning) and, when that keeps little, a relaxed one (the
 //!   fallback chain of trafilatura, which compares its own extraction with Readability's and
-//!   jusText's and keeps the better);
+//!   jusText's and keeps the better); the page's own `<main>`, chosen as it stands, keeps
+//!   the unlikely-class rules but not the conditional cleaning (`Cleaning::Classes`);
 //! - **largest text region**, the chain's last link: when both keep under 2 000 characters
 //!   of a page whose largest visible text region (from the body down, into the child holding
 //!   60% of the page's text while there is one: the "largest block" fallback of boilerpipe
@@ -45,6 +46,7 @@
 mod page;
 mod structured;
 
+use page::is_main_landmark;
 pub(crate) use page::{heading_level, is_block, Page};
 
 use crate::aria::Index;
@@ -54,14 +56,29 @@ use structured::ProductRegion;
 /// The main content of a page, as found: owned, so a [`Document`](crate::Document) keeps it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct MainContent {
-    /// Whether the strict extraction won (else the relaxed one: read measures the page again
-    /// the same way).
-    pub strict: bool,
+    /// What a read of the parts leaves out (read measures the page again for it).
+    pub cleaning: Cleaning,
     /// The element named as the main content; `None` when nothing scored.
     pub top: Option<NodeId>,
     /// The elements read, in document order: the top element and the siblings joining it,
     /// or the body when nothing scored.
     pub parts: Vec<NodeId>,
+}
+
+/// What a read of the main content leaves out of its subtree, beyond hidden text and
+/// boilerplate: Readability's `_prepArticle`, in steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Cleaning {
+    /// The strict extraction won: unlikely classes, share bars, headings of negative class
+    /// weight and the conditional cleaning (link lists, galleries, forms) go.
+    Strict,
+    /// The page's own main landmark is the content: unlikely classes and share bars go, but
+    /// not the conditional cleaning, which takes a landing page's link-rich sections.
+    Classes,
+    /// The relaxed extraction, a run of cards, a product block or the largest text region:
+    /// only hidden text and boilerplate go.
+    #[default]
+    Relaxed,
 }
 
 impl MainContent {
@@ -94,10 +111,26 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
     let first = attempt(dom, index, true);
     let product = first.product;
     let chosen = choose(dom, index, first);
-    match product {
+    let mut found = match product {
         Some(product) => settle(dom, chosen, product),
         None => chosen,
+    };
+    // The page's own main landmark, chosen as it stands: the author's word on what the
+    // content is. A landing page's sections there are link-rich and image-rich (cards of
+    // features, customer stories), which the conditional cleaning takes; an article's
+    // content is the body inside the landmark, a smaller node, and keeps the strict rules.
+    // web2025: service F1 0.738 -> 0.749 (`with` 0.697 -> 0.774), product 0.529 -> 0.536
+    // (the name, price, stock and specifications of a product laid out in `<main>`); the
+    // reading set's precision 0.975 -> 0.973.
+    if found.cleaning == Cleaning::Strict
+        && found
+            .top
+            .and_then(|t| dom.element(t))
+            .is_some_and(is_main_landmark)
+    {
+        found.cleaning = Cleaning::Classes;
     }
+    found
 }
 
 /// The region the page's structured data names as its product, as a sanity check of the one
@@ -111,7 +144,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
     } = found;
     let Some(top) = chosen.top else {
         return MainContent {
-            strict: false,
+            cleaning: Cleaning::Relaxed,
             top: Some(product),
             parts: vec![product],
         };
@@ -126,7 +159,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         // is the name and description already: a choice inside it stays.
         if by_control && product != top {
             return MainContent {
-                strict: false,
+                cleaning: Cleaning::Relaxed,
                 top: Some(product),
                 parts: vec![product],
             };
@@ -153,7 +186,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
     MainContent {
         // The product region is read as it stands: its specifications are link-dense and
         // image-dense, which the strict cleaning takes.
-        strict: false,
+        cleaning: Cleaning::Relaxed,
         top: Some(both.unwrap_or(product)),
         parts,
     }
@@ -171,7 +204,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         cards
             .filter(|&(_, text)| text as usize > 2 * kept)
             .map(|(parent, _)| MainContent {
-                strict: false,
+                cleaning: Cleaning::Relaxed,
                 top: Some(parent),
                 parts: vec![parent],
             })
@@ -196,7 +229,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
     match region {
         Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
             MainContent {
-                strict: false,
+                cleaning: Cleaning::Relaxed,
                 top: Some(region),
                 parts: vec![region],
             }
@@ -230,7 +263,15 @@ struct Attempt {
 }
 
 fn attempt(dom: &Dom, index: &Index, strict: bool) -> Attempt {
-    let page = Page::measure(dom, index, strict);
+    let page = Page::measure(
+        dom,
+        index,
+        if strict {
+            Cleaning::Strict
+        } else {
+            Cleaning::Relaxed
+        },
+    );
     let (top, parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
         // Nothing scored (no paragraph of 25 characters): the whole body is the content.
@@ -250,7 +291,15 @@ fn attempt(dom: &Dom, index: &Index, strict: bool) -> Attempt {
         (None, None, region)
     };
     Attempt {
-        content: MainContent { strict, top, parts },
+        content: MainContent {
+            cleaning: if strict {
+                Cleaning::Strict
+            } else {
+                Cleaning::Relaxed
+            },
+            top,
+            parts,
+        },
         kept,
         cards,
         product,

@@ -12,6 +12,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use html5ever::{local_name, LocalName};
 
 use super::structured::{is_json_ld, is_microdata_product};
+use super::Cleaning;
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
@@ -95,6 +96,8 @@ pub(crate) struct Page<'a> {
     candidates: Vec<NodeId>,
     /// Whether unlikely-by-class subtrees were left out and class weights applied.
     pub strict: bool,
+    /// What [`Page::left_out`] leaves out of the content.
+    cleaning: Cleaning,
     pub body: NodeId,
     /// JSON-LD scripts (read for where the page's product is, never output).
     pub json_ld: Vec<NodeId>,
@@ -437,11 +440,16 @@ fn may_be_unlikely(el: Element<'_>) -> bool {
         || heading_level(el).is_some())
 }
 
+/// `<main>`, or an element whose role is `main`: the page's own word on its content.
+pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
+    el.is_html(&local_name!("main")) || has_role(el, &["main"])
+}
+
 /// Whether the element is a landmark for the page's main content.
 fn is_main_hint(el: Element<'_>) -> bool {
-    el.is_html(&local_name!("main"))
+    is_main_landmark(el)
         || el.is_html(&local_name!("article"))
-        || has_role(el, &["main", "article"])
+        || has_role(el, &["article"])
         || el
             .attr(&LocalName::from("itemprop"))
             .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
@@ -507,7 +515,8 @@ const SCORE_ANCESTORS: usize = 5;
 
 impl<'a> Page<'a> {
     /// Measures the page. `strict`: leave unlikely-by-class subtrees out and weigh classes.
-    pub(crate) fn measure(dom: &'a Dom, index: &'a Index, strict: bool) -> Page<'a> {
+    pub(crate) fn measure(dom: &'a Dom, index: &'a Index, cleaning: Cleaning) -> Page<'a> {
+        let strict = cleaning == Cleaning::Strict;
         let styles = index.styles();
         let n = dom.len();
         let body = dom
@@ -525,6 +534,7 @@ impl<'a> Page<'a> {
             weight: vec![0.0; n],
             candidates: Vec::new(),
             strict,
+            cleaning,
             body,
             json_ld: Vec::new(),
             microdata_products: Vec::new(),
@@ -842,7 +852,7 @@ impl<'a> Page<'a> {
             return true;
         }
         let flags = self.flags[id.index()];
-        if !self.strict {
+        if self.cleaning == Cleaning::Relaxed {
             return false;
         }
         if flags & UNLIKELY != 0 {
@@ -852,6 +862,9 @@ impl<'a> Page<'a> {
         // Share bars (`_clean` of share elements under 500 characters).
         if flags & SHARE != 0 && a.text < 500 {
             return true;
+        }
+        if self.cleaning == Cleaning::Classes {
+            return false;
         }
         if matches!(heading_level(el), Some(1 | 2)) && self.weight[id.index()] < 0.0 {
             return true;
@@ -1243,7 +1256,7 @@ mod tests {
     fn main_of(html: &str) -> Option<String> {
         let dom = Dom::parse(html);
         let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
-        let page = Page::measure(&dom, &index, true);
+        let page = Page::measure(&dom, &index, Cleaning::Strict);
         let main = page.main_content()?;
         let el = dom.element(main.top)?;
         Some(

@@ -396,7 +396,7 @@ mod region_tests {
     fn region_id(html: &str) -> Option<String> {
         let dom = Dom::parse(html);
         let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
-        let page = Page::measure(&dom, &index, true);
+        let page = Page::measure(&dom, &index, crate::content::Cleaning::Strict);
         let region = product_region(&page)?.region;
         dom.element(region)?
             .attr(&local_name!("id"))

@@ -137,6 +137,32 @@ fn a_landing_page_reads_all_its_sections() {
     assert!(!text.contains("Home") && !text.contains("Legal"), "{text}");
 }
 
+/// A page whose `<main>` is its content as it stands: the link-rich section of customer
+/// stories (which Readability's conditional cleaning takes for a link list) is read with
+/// the prose sections, and what the classes say is chrome (a share bar) still goes.
+#[test]
+fn the_pages_own_main_is_read_with_its_link_rich_sections() {
+    let story = |who: &str| format!("<li><a href=/s/{who}>How {who} cut their costs</a></li>");
+    let html = format!(
+        "<header><nav><a href=/>Home</a></nav></header><main>\
+         <section><h2>Strategy</h2><p>{PROSE}</p></section>\
+         <section><h2>Design</h2><p>{PROSE}</p></section>\
+         <section><h2>Customer stories</h2><ul>{}{}{}{}</ul></section>\
+         <div class=social-links><a href=/x>Post this page on X</a></div>\
+         </main><footer><p>Legal</p></footer>",
+        story("Acme"),
+        story("Globex"),
+        story("Initech"),
+        story("Umbrella"),
+    );
+    let text = read(&html);
+    assert!(text.contains("## Strategy [ref="), "{text}");
+    assert!(text.contains("## Customer stories [ref="), "{text}");
+    assert!(text.contains("How Umbrella cut their costs"), "{text}");
+    assert!(!text.contains("Post this page"), "{text}");
+    assert!(!text.contains("Home") && !text.contains("Legal"), "{text}");
+}
+
 /// A shop page without structured data, laid out in columns: the name, price and
 /// description in one, the add-to-cart box in another, the reviews (long, full of commas)
 /// below them. The reviews outscore the short description, but the block holding the
