@@ -34,7 +34,10 @@
 //!   section that outscored a short description) reads the product first, then the choice,
 //!   in page order; a choice inside an add-to-cart block grows to it. The JSON-LD is only
 //!   *located*: its text is never output. Microdata `itemprop=author` panes are kept by the
-//!   conditional cleaning (a thread is its posts with their authors).
+//!   conditional cleaning (a thread is its posts with their authors), and an `<aside>`
+//!   inside a repeated `article`/`section` (a post's author pane) is looked at though it
+//!   counts as boilerplate, so that read gives each post its author's name (the pane's
+//!   first heading) without its badges and counts.
 //!
 //! `<form>` is a container here, not boilerplate: forum software wraps whole threads in one
 //! (for its moderation checkboxes); its controls are boilerplate still.

@@ -19,24 +19,30 @@ use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::style::Styles;
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
-const HIDDEN: u8 = 1;
+const HIDDEN: u16 = 1;
 /// `visibility:hidden` applies here (resolved with inheritance): its own text is not shown.
-const VIS_HIDDEN: u8 = 2;
+const VIS_HIDDEN: u16 = 2;
 /// Never content: navigation, forms, dialogs… by tag or role.
-const BOILER: u8 = 4;
+const BOILER: u16 = 4;
 /// Unlikely content by its class or id (Readability's prepass); dropped on the strict attempt.
-const UNLIKELY: u8 = 8;
+const UNLIKELY: u16 = 8;
 /// Has a content score.
-const CANDIDATE: u8 = 16;
+const CANDIDATE: u16 = 16;
 /// Has a block-level element child (Readability's `_hasChildBlockElement`).
-const BLOCK_CHILD: u8 = 32;
+const BLOCK_CHILD: u16 = 32;
 /// The pass looked at this node and found it shown: only such nodes are ever read. A subtree
 /// the pass skipped (boilerplate, unlikely) was never checked for hidden descendants, so it
 /// must not be read by another path either (a `<script>` under a skipped root came out as
 /// text).
-const VISITED: u8 = 64;
+const VISITED: u16 = 64;
 /// Its class or id names a share bar (`_clean` of share elements).
-const SHARE: u8 = 128;
+const SHARE: u16 = 128;
+/// An item's pane: an `<aside>` inside a post, comment or review that repeats (a forum
+/// post's author pane). Boilerplate to the measures, but looked at, so that its headings
+/// (the author's name) can be read with the item.
+const PANE: u16 = 256;
+/// Inside a pane: looked at for visibility, never scored or counted.
+const IN_PANE: u16 = 512;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,7 +94,7 @@ pub(crate) struct Page<'a> {
     /// Pre-order position of every node reachable from the document (0 for the rest, such
     /// as template contents).
     pub order: Vec<u32>,
-    pub flags: Vec<u8>,
+    pub flags: Vec<u16>,
     pub agg: Vec<Agg>,
     score: Vec<f32>,
     /// `_getClassWeight` of every element (0 without class and id).
@@ -445,6 +451,45 @@ pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
 }
 
+/// Whether an `<aside>` is the pane of a repeated item: inside an `article` or `section`
+/// (html-aam maps such an aside to a generic, not a complementary landmark) that has a
+/// sibling of the same tag and class (the next post, comment or review). A forum post's
+/// author pane is the common case; an article's one pull quote or related box is not an
+/// item's.
+fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    if !el.is_html(&local_name!("aside")) || has_role(el, &["complementary"]) {
+        return false;
+    }
+    let Some((item, item_el)) = dom.ancestors(id).find(|(_, a)| {
+        a.is_html(&local_name!("article"))
+            || a.is_html(&local_name!("section"))
+            || a.is_html(&local_name!("body"))
+    }) else {
+        return false;
+    };
+    if item_el.is_html(&local_name!("body")) {
+        return false;
+    }
+    let class = item_el.attr(&local_name!("class"));
+    let same = |n: NodeId| {
+        dom.element(n)
+            .is_some_and(|e| e.local() == item_el.local() && e.attr(&local_name!("class")) == class)
+    };
+    // Items may be separated by anchors or ads (`<a id=comment-5></a><article>`): a few
+    // element siblings each way are looked at, never a whole long parent per pane.
+    let node = dom.node(item);
+    let near = |first: Option<NodeId>, next: fn(&crate::parse::Node) -> Option<NodeId>| {
+        std::iter::successors(first, move |&n| next(dom.node(n)))
+            .filter(|&n| dom.element(n).is_some())
+            .take(PANE_LOOKAROUND)
+            .any(same)
+    };
+    near(node.prev_sibling, |n| n.prev_sibling) || near(node.next_sibling, |n| n.next_sibling)
+}
+
+/// Element siblings looked at each way for the next item of a pane's post.
+const PANE_LOOKAROUND: usize = 4;
+
 /// Whether the element is a landmark for the page's main content.
 fn is_main_hint(el: Element<'_>) -> bool {
     is_main_landmark(el)
@@ -595,8 +640,24 @@ impl<'a> Page<'a> {
                     if vis {
                         self.flags[i] |= VIS_HIDDEN;
                     }
+                    let in_pane = dom
+                        .node(id)
+                        .parent
+                        .is_some_and(|p| self.flags[p.index()] & (PANE | IN_PANE) != 0);
+                    if in_pane {
+                        self.flags[i] |= IN_PANE;
+                    }
                     if is_boilerplate(el) {
                         self.flags[i] |= BOILER;
+                        if !in_pane && is_item_pane(dom, id, el) {
+                            // Looked at (for what is shown) but measured as boilerplate.
+                            self.flags[i] |= PANE;
+                            stack.push((id, true, vis));
+                            let start = stack.len();
+                            stack.extend(dom.children(id).map(|c| (c, false, vis)));
+                            stack[start..].reverse();
+                            continue;
+                        }
                         self.count_control(id, el);
                         // Still numbered, so that a ref inside resolves to a position.
                         self.number_subtree(id, &mut next_order);
@@ -677,6 +738,10 @@ impl<'a> Page<'a> {
         let dom = self.dom;
         let Some(el) = dom.element(id) else { return };
         let i = id.index();
+        if self.flags[i] & (PANE | IN_PANE) != 0 {
+            // A pane counts nothing outside itself, and nothing inside it scores.
+            return;
+        }
         let mut a = self.agg[i];
         let html = el.in_html_ns();
         if html {
@@ -837,6 +902,33 @@ impl<'a> Page<'a> {
     /// Whether an element is never read: hidden, boilerplate, or not looked at by the pass.
     pub(crate) fn not_shown(&self, id: NodeId) -> bool {
         self.flags[id.index()] & (HIDDEN | BOILER | VISITED) != VISITED
+    }
+
+    /// The first shown heading of a shown item pane (`PANE`): the name of the item's author
+    /// (a theme that repeats it for another screen size has a second; the pane's badges and
+    /// counts are not read). `Some(None)` for a pane without one, `None` for any other
+    /// element.
+    pub(crate) fn pane_heading(&self, id: NodeId) -> Option<Option<NodeId>> {
+        let flags = self.flags[id.index()];
+        if flags & PANE == 0 || flags & (HIDDEN | VISITED) != VISITED {
+            return None;
+        }
+        let dom = self.dom;
+        let mut stack: Vec<NodeId> = dom.children(id).collect();
+        stack.reverse();
+        while let Some(n) = stack.pop() {
+            let Some(el) = dom.element(n) else { continue };
+            if self.flags[n.index()] & (HIDDEN | VISITED) != VISITED {
+                continue;
+            }
+            if heading_level(el).is_some() {
+                return Some(Some(n));
+            }
+            let start = stack.len();
+            stack.extend(dom.children(n));
+            stack[start..].reverse();
+        }
+        Some(None)
     }
 
     /// Whether a control (boilerplate to the content, but looked at) is shown.

@@ -200,6 +200,12 @@ impl<'p> Extract<'p> {
             NodeData::Element(data) => dom.element_of(data),
             _ => return,
         };
+        if let Some(heading) = self.page.pane_heading(id) {
+            // A post's author pane: its heading (the author's name) is read with the post,
+            // its badges and counts are not.
+            stack.extend(heading.map(Work::Enter));
+            return;
+        }
         if self.left_out(id, el) {
             return;
         }

@@ -632,6 +632,61 @@ fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
     assert!(!text.contains("Shooting film"), "{text}");
 }
 
+/// A thread whose posts keep their author in a pane beside the post (`<aside>` inside each
+/// `<article>`, Invision's layout): each post reads with its author's name, not with the
+/// pane's rank, avatar and post count. An article's own aside (one pull quote, one related
+/// box) is still left out.
+#[test]
+fn a_post_reads_with_the_name_in_its_author_pane() {
+    let post = |n: u32, author: &str| {
+        format!(
+            "<a id=c{n}></a><article class='cPost ipsComment'>\
+             <aside class=cAuthorPane><h3 hidden>PLANTED {n}</h3>\
+             <h3><span style=display:none>PLANTED</span><a href=/u/{author}>{author}</a></h3>\
+             <p>Rank: Enthusiast</p><ul><li>{n}07 posts</li></ul></aside>\
+             <div class=cPost_content><p>Post {n}: {PROSE}</p></div></article>"
+        )
+    };
+    let html = format!(
+        "<body><main><h1>Which lens for street photography?</h1><div class=feed>{}{}{}</div>\
+         </main></body>",
+        post(1, "alice"),
+        post(2, "bob"),
+        post(3, "carol")
+    );
+    let text = read(&html);
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("{s} missing: {text}"))
+    };
+    let order = [
+        at("alice"),
+        at("Post 1:"),
+        at("bob"),
+        at("Post 2:"),
+        at("carol"),
+        at("Post 3:"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert!(
+        !text.contains("Rank:") && !text.contains("07 posts"),
+        "{text}"
+    );
+    // Hidden text in a pane stays hidden.
+    assert!(!text.contains("PLANTED"), "{text}");
+
+    let article = format!(
+        "<body><article><h1>Gold rises</h1><p>{PROSE}</p>\
+         <aside class=related><h3>Read next</h3><p>Silver falls again</p></aside>\
+         <p>{PROSE}</p></article></body>"
+    );
+    let text = read(&article);
+    assert!(
+        !text.contains("Read next") && !text.contains("Silver"),
+        "{text}"
+    );
+}
+
 #[test]
 fn an_embed_does_not_take_the_paragraphs_around_it() {
     // Readability removes a non-video `<object>` or `<embed>` before its conditional
