@@ -10,6 +10,18 @@ fn read_with(html: &str, opts: &ReadOptions) -> ReadResult {
     doc.read(opts).expect("read")
 }
 
+/// Asserts that each piece occurs in `text`, in this order.
+fn assert_in_order(text: &str, pieces: &[&str]) {
+    let at: Vec<usize> = pieces
+        .iter()
+        .map(|s| {
+            text.find(s)
+                .unwrap_or_else(|| panic!("{s} missing: {text}"))
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+}
+
 fn read(html: &str) -> String {
     read_with(html, &ReadOptions::default()).text
 }
@@ -610,23 +622,21 @@ fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
         post(3, "carol", 3)
     );
     let text = read(&html);
-    let at = |s: &str| {
-        text.find(s)
-            .unwrap_or_else(|| panic!("{s} missing: {text}"))
-    };
-    let order = [
-        at("Which lens for street photography?"),
-        at("alice"),
-        at("May 1, 2024"),
-        at("Post 1:"),
-        at("bob"),
-        at("May 2, 2024"),
-        at("Post 2:"),
-        at("carol"),
-        at("May 3, 2024"),
-        at("Post 3:"),
-    ];
-    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert_in_order(
+        &text,
+        &[
+            "Which lens for street photography?",
+            "alice",
+            "May 1, 2024",
+            "Post 1:",
+            "bob",
+            "May 2, 2024",
+            "Post 2:",
+            "carol",
+            "May 3, 2024",
+            "Post 3:",
+        ],
+    );
     assert!(!text.contains("New posts"), "{text}");
     // Signatures repeat under every post of their author: they are not the thread.
     assert!(!text.contains("Shooting film"), "{text}");
@@ -655,19 +665,10 @@ fn a_post_reads_with_the_name_in_its_author_pane() {
         post(3, "carol")
     );
     let text = read(&html);
-    let at = |s: &str| {
-        text.find(s)
-            .unwrap_or_else(|| panic!("{s} missing: {text}"))
-    };
-    let order = [
-        at("alice"),
-        at("Post 1:"),
-        at("bob"),
-        at("Post 2:"),
-        at("carol"),
-        at("Post 3:"),
-    ];
-    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert_in_order(
+        &text,
+        &["alice", "Post 1:", "bob", "Post 2:", "carol", "Post 3:"],
+    );
     assert!(
         !text.contains("Rank:") && !text.contains("07 posts"),
         "{text}"
