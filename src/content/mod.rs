@@ -29,8 +29,9 @@
 //!   as trafilatura reads JSON-LD for its metadata and rs-trafilatura for its page types. A
 //!   JSON-LD `Product` is looked up in the visible page (its name as a shown `h1`, the start
 //!   of its description in shown text; their common container is the product), or a single
-//!   microdata `itemtype=…/Product` names it; without either, the block holding a shown
-//!   add-to-cart control and the `h1` nearest it. A choice beside the product (a reviews
+//!   microdata `itemtype=…/Product` names it; without either (or when the JSON-LD product's
+//!   description is not shown), the block holding a shown add-to-cart control and the `h1`
+//!   nearest it. A choice beside the product (a reviews
 //!   section that outscored a short description) reads the product first, then the choice,
 //!   in page order; a choice inside an add-to-cart block grows to it. The JSON-LD is only
 //!   *located*: its text is never output. Microdata `itemprop=author` panes are kept by the

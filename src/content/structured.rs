@@ -184,18 +184,20 @@ fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
             by_control: false,
         })
     };
-    if page.microdata_products.len() > 1 || !page.json_ld.is_empty() {
-        // The page says what it is: one product, several (a category page's cards), or
-        // something else (a shop's blog post, whose product widgets have add-to-cart
-        // buttons too: growing it to one cost an article 0.99 -> 0.88 on web2025).
-        return structured();
-    }
-    structured().or_else(|| {
+    let by_control = || {
         bought_here(page).map(|region| ProductRegion {
             region,
             by_control: true,
         })
-    })
+    };
+    if page.microdata_products.len() > 1 || !page.json_ld.is_empty() {
+        // The page says what it is: one product, several (a category page's cards), or
+        // something else (a shop's blog post, whose product widgets have add-to-cart
+        // buttons too: growing it to one cost an article 0.99 -> 0.88 on web2025). A
+        // product whose description is not shown is found by its add-to-cart control.
+        return structured().or_else(|| a_product_page(page).then(by_control).flatten());
+    }
+    structured().or_else(by_control)
 }
 
 /// Words of a control that puts the page's product in the cart, in the languages of the
@@ -308,8 +310,15 @@ fn structured_product(page: &Page<'_>) -> Option<NodeId> {
     let description = keys_of(product.description.as_deref()?)
         .iter()
         .find_map(|key| find_text(page, key))?;
+    let heading = named_heading(page, &product)?;
+    common_ancestor(dom, heading, description)
+}
+
+/// The shown `h1` that names the JSON-LD product.
+fn named_heading(page: &Page<'_>, product: &Product) -> Option<NodeId> {
+    let dom = page.dom;
     let name = product.name.as_deref()?;
-    let heading = page.h1s.iter().copied().find(|&h| {
+    page.h1s.iter().copied().find(|&h| {
         let mut text = String::new();
         for d in dom.descendants(h) {
             if let Some(t) = dom.text(d) {
@@ -317,8 +326,16 @@ fn structured_product(page: &Page<'_>) -> Option<NodeId> {
             }
         }
         names(&crate::text::normalize(&text), name)
-    })?;
-    common_ancestor(dom, heading, description)
+    })
+}
+
+/// Whether the page's JSON-LD names a `Product` that the page shows as its `h1`: a product
+/// page, even when the description the JSON-LD gives is not shown (it sits in a closed
+/// sheet or tab).
+fn a_product_page(page: &Page<'_>) -> bool {
+    !page.json_ld.is_empty()
+        && json_ld_product(page.dom, &page.json_ld)
+            .is_some_and(|product| named_heading(page, &product).is_some())
 }
 
 /// The nearest element holding both nodes.
