@@ -827,8 +827,15 @@ fn strip_names<'t, 'n>(
             .and_then(|n| n.name.as_deref())
             .filter(|s| !s.is_empty())
     }
+    // A parent whose name may come from its content (a heading, a button, a cell) leaves
+    // that name off its line when the content says it (`format::said_by_content`): the
+    // words must stay on the child's line then, or neither line says them.
+    let parent_role = role_of(parent);
+    let parent_says_name = !(crate::aria::roles::allows_name_from_content(parent_role)
+        || matches!(parent_role, "row" | "figure"));
+    let parent_name = name(Some(parent)).filter(|_| parent_says_name);
     let mut t = text.trim();
-    for n in [name(Some(parent)), name(prev)].into_iter().flatten() {
+    for n in [parent_name, name(prev)].into_iter().flatten() {
         if let Some(rest) = t.strip_prefix(n) {
             if rest.is_empty() || rest.starts_with(' ') {
                 t = rest.trim_start();

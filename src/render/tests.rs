@@ -661,3 +661,20 @@ fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
         (0..6).map(|i| format!("Story {i} summary")),
     );
 }
+
+/// A heading whose name comes from its content leaves the name off its line when the
+/// content says it; the content then keeps its words, even beside an unnamed icon button
+/// (an API reference's `#### [link icon] amount integer`). A group's legend, whose name the
+/// group's line does say, is still said once.
+#[test]
+fn a_name_left_to_the_content_is_said_by_it() {
+    let html = "<ul><li><h4><button><svg></svg></button><div><span>amount</span> \
+                <span>integer</span></div></h4><p>Amount to collect.</p></li></ul>\
+                <h2 aria-label=Prices><button></button><span>Prices</span></h2>\
+                <fieldset><legend>Shipping</legend><input name=street></fieldset>";
+    let doc = crate::Document::parse(html, &crate::TreeOptions::default());
+    let text = doc.snapshot(&RenderOptions::default()).text;
+    assert_eq!(text.matches("amount integer").count(), 1, "{text}");
+    assert_eq!(text.matches("Prices").count(), 1, "{text}");
+    assert_eq!(text.matches("Shipping").count(), 1, "{text}");
+}
