@@ -221,8 +221,14 @@ impl<'p> Extract<'p> {
         }
     }
 
-    /// Whether an element of the content is left out with its subtree.
+    /// Whether an element of the content is left out with its subtree. Inside a heading only
+    /// what is not shown is: the cleaning's rules are for blocks of the content, and a
+    /// heading's `<div>` of eight characters (`<h4><div>amount integer</div></h4>`) is its
+    /// words, not a stray fragment.
     fn left_out(&self, id: NodeId, el: Element<'_>) -> bool {
+        if self.heading.is_some() {
+            return self.page.not_shown(id);
+        }
         self.page.left_out(id, el, self.figures > 0)
     }
 

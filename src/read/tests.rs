@@ -799,3 +799,30 @@ fn boxes_that_filter_nothing_stay_out_of_the_listing_line() {
         "{text}"
     );
 }
+
+/// A heading's words wrapped in a `<div>` (an API reference's `<h4><button/><div>amount
+/// integer</div></h4>`) are read: the conditional cleaning, which takes a `<div>` of a few
+/// characters in the content, is for the content's blocks, not a heading's parts.
+#[test]
+fn a_headings_words_in_a_div_are_read() {
+    let item = |name: &str| {
+        format!(
+            "<li><h4><button aria-label=Link></button><div><span>{name}</span> \
+             <span>string</span></div></h4><p>The {name} of the object. {PROSE}</p></li>"
+        )
+    };
+    let html = format!(
+        "<div class=api><h1>Charges</h1><p>{PROSE}</p><h3>Attributes</h3><ul>{}{}</ul></div>",
+        item("currency"),
+        item("customer")
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "#### currency string",
+            "The currency of the object",
+            "#### customer string",
+        ],
+    );
+}
