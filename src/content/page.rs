@@ -1049,9 +1049,15 @@ impl<'a> Page<'a> {
         self.flags[id.index()] & VIS_HIDDEN != 0
     }
 
-    /// Whether the element has a block-level child.
-    pub(crate) fn has_block_child(&self, id: NodeId) -> bool {
+    /// Whether the element has a block-level element anywhere below it (a card's link:
+    /// `<a><span><div>title</div></span></a>`). Links do not nest, so asking this of every
+    /// link walks each part of the page once at most.
+    pub(crate) fn holds_block(&self, id: NodeId) -> bool {
         self.flags[id.index()] & BLOCK_CHILD != 0
+            || self
+                .dom
+                .descendants(id)
+                .any(|d| self.flags[d.index()] & BLOCK_CHILD != 0)
     }
 
     fn is_candidate(&self, id: NodeId) -> bool {

@@ -90,6 +90,12 @@ enum Exit {
     },
     /// A link without a ref (its text reads as plain text) or inside another link.
     PlainLink,
+    /// A link around blocks (a card): its blocks read as they are, and the first of them
+    /// with text (the card's title) carries the link's ref. `first`: the blocks before it.
+    Card {
+        ref_: u32,
+        first: usize,
+    },
     Table,
     Row,
     Cell,
@@ -248,7 +254,9 @@ impl<'p> Extract<'p> {
         }
         let exit = match *el.local() {
             local_name!("br") => {
-                if self.inline_only() {
+                // Inside a link a break is a space: the link's text stays on one line with
+                // its brackets (`<a href=/x><br></a>` left a lone `[`).
+                if self.inline_only() || self.links > 0 {
                     self.cur().boundary();
                 } else {
                     self.flush();
@@ -267,9 +275,16 @@ impl<'p> Extract<'p> {
             local_name!("a") => {
                 let ref_ = self.ref_of[id.index()];
                 // A link around blocks (a card) reads as its blocks, without brackets.
-                if ref_ == 0 || self.links > 0 || self.page.has_block_child(id) {
+                if ref_ == 0 || self.links > 0 {
                     self.links += 1;
                     Exit::PlainLink
+                } else if self.page.holds_block(id) {
+                    self.links += 1;
+                    self.block_start();
+                    Exit::Card {
+                        ref_,
+                        first: self.blocks.len(),
+                    }
                 } else {
                     self.links += 1;
                     let line = self.cur();
@@ -380,6 +395,19 @@ impl<'p> Extract<'p> {
                 self.quotes -= 1;
             }
             Exit::PlainLink => self.links -= 1,
+            Exit::Card { ref_, first } => {
+                self.links -= 1;
+                self.block_start();
+                let title = self.blocks.get_mut(first..).and_then(|blocks| {
+                    blocks.iter_mut().find(|b| {
+                        b.text.chars().any(char::is_alphanumeric) && !b.text.starts_with("![")
+                    })
+                });
+                if let Some(b) = title.filter(|b| !b.refs.contains(&ref_)) {
+                    b.text.push_str(&format!(" [ref=e{ref_}]"));
+                    b.refs.push(ref_);
+                }
+            }
             Exit::Link {
                 ref_,
                 mark,
@@ -388,11 +416,12 @@ impl<'p> Extract<'p> {
             } => {
                 self.links -= 1;
                 let line = self.cur();
-                if line.out.len() == inner {
-                    // Nothing visible inside: no brackets.
+                if line.out.get(inner..).is_none_or(|t| t.trim().is_empty()) {
+                    // Nothing visible inside (an icon, a space): no brackets.
+                    let spaced = line.out.len() > inner;
                     line.out.truncate(mark);
-                    line.pending_space |= pending;
-                } else if line.out.len() > inner {
+                    line.pending_space |= pending || spaced;
+                } else {
                     // A trailing space inside the link goes after it.
                     line.out.push_str("](");
                     line.out.push_str(&format!("e{ref_})"));

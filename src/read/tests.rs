@@ -826,3 +826,49 @@ fn a_headings_words_in_a_div_are_read() {
         ],
     );
 }
+
+/// Links read as a person sees them: a card's link around blocks (`<a><span><div>Title`)
+/// reads as its blocks with the link's ref on its title, a link showing nothing but an icon
+/// or a space gets no brackets, and a break inside a link keeps its brackets together.
+#[test]
+fn links_around_blocks_icons_and_breaks_read_cleanly() {
+    let card = |n: u32| {
+        format!(
+            "<li><a href=/p/{n}><span><div>Kettle model {n}</div></span></a>\
+             <a href=/r/{n} aria-label='4.5 stars'><i aria-hidden=true>*</i> </a>\
+             <p>$3{n}.00</p></li>"
+        )
+    };
+    let html = format!(
+        "<main><h1>Kettles</h1><p>{PROSE}</p><ol>{}{}{}{}</ol>\
+         <p>More: <a href=/all><br></a><a href=/new>New <br>kettles</a></p></main>",
+        card(1),
+        card(2),
+        card(3),
+        card(4)
+    );
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let r = doc.read(&ReadOptions::default()).expect("read");
+    let text = &r.text;
+    for n in 1..=4 {
+        let title = format!("Kettle model {n} [ref=");
+        let line = text
+            .lines()
+            .find(|l| l.contains(&title))
+            .unwrap_or_else(|| panic!("{title} in\n{text}"));
+        // The ref is the card link's: the map says where it goes.
+        let r_id = line
+            .rsplit("[ref=")
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(']');
+        let entry = r
+            .refs
+            .get(r_id)
+            .unwrap_or_else(|| panic!("{r_id} in the map"));
+        assert_eq!(entry.role.as_deref(), Some("link"), "{line}");
+    }
+    assert!(!text.contains("[ ]") && !text.contains("[]("), "{text}");
+    assert!(!text.lines().any(|l| l.trim() == "["), "{text}");
+    assert!(text.contains("[New kettles]("), "{text}");
+}
