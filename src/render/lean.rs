@@ -83,17 +83,19 @@ pub(super) fn url<'v>(value: &'v str, origin: Option<&str>) -> Cow<'v, str> {
             _ => Cow::Borrowed(v),
         };
     }
+    // `get`, not indexing: the origin's length may fall inside a character of the value.
+    let under_origin = |o: &str| {
+        v.get(..o.len())
+            .filter(|head| v.len() > o.len() && head.eq_ignore_ascii_case(o))
+            .and_then(|_| v.get(o.len()..))
+    };
     let local = match origin {
-        Some(o) if v.len() > o.len() && v[..o.len()].eq_ignore_ascii_case(o) => {
-            let rest = &v[o.len()..];
-            if rest.starts_with(['/', '?', '#']) {
-                rest
-            } else {
-                v
-            }
-        }
         Some(o) if v.eq_ignore_ascii_case(o) => "/",
-        _ => v,
+        Some(o) => match under_origin(o) {
+            Some(rest) if rest.starts_with(['/', '?', '#']) => rest,
+            _ => v,
+        },
+        None => v,
     };
     let Some(q) = local.find('?') else {
         return Cow::Borrowed(local);
@@ -159,6 +161,10 @@ mod tests {
             Some("https://a.example:8080")
         );
         assert_eq!(origin_of("file:///tmp/x"), None);
+        // The origin's length falling inside a character of the value (a fuzzed page): no
+        // panic, the value unchanged.
+        assert_eq!(url("https://shop.examp€le/x", o), "https://shop.examp€le/x");
+        assert_eq!(url("€", Some("a")), "€");
     }
 
     #[test]
