@@ -559,7 +559,9 @@ const REGION_SHARE: f32 = 0.6;
 const SCORE_ANCESTORS: usize = 5;
 
 impl<'a> Page<'a> {
-    /// Measures the page. `strict`: leave unlikely-by-class subtrees out and weigh classes.
+    /// Measures the page for an extraction with this `cleaning`: the strict one leaves
+    /// unlikely-by-class subtrees out of the pass and weighs classes; the others measure
+    /// them, and [`Page::left_out`] applies what their step of the cleaning removes.
     pub(crate) fn measure(dom: &'a Dom, index: &'a Index, cleaning: Cleaning) -> Page<'a> {
         let strict = cleaning == Cleaning::Strict;
         let styles = index.styles();
@@ -739,7 +741,13 @@ impl<'a> Page<'a> {
         let Some(el) = dom.element(id) else { return };
         let i = id.index();
         if self.flags[i] & (PANE | IN_PANE) != 0 {
-            // A pane counts nothing outside itself, and nothing inside it scores.
+            // A pane counts nothing outside itself, and nothing inside it scores; but it is a
+            // block its parent holds (a link around it reads as blocks, not in brackets).
+            if self.flags[i] & PANE != 0 {
+                if let Some(p) = dom.node(id).parent {
+                    self.flags[p.index()] |= BLOCK_CHILD;
+                }
+            }
             return;
         }
         let mut a = self.agg[i];

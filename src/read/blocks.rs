@@ -81,12 +81,14 @@ enum Exit {
     List,
     Item,
     Quote,
-    /// A link with a ref: where its `[` went, and whether a space was pending before it.
+    /// A link with a ref: where its `[` went, whether a space was pending before it, and
+    /// the blocks there were (a block ended inside the link leaves its line alone).
     Link {
         ref_: u32,
         mark: usize,
         inner: usize,
         pending: bool,
+        blocks: usize,
     },
     /// A link without a ref (its text reads as plain text) or inside another link.
     PlainLink,
@@ -292,11 +294,13 @@ impl<'p> Extract<'p> {
                     let mark = line.out.len();
                     line.glue_space();
                     line.out.push('[');
+                    let inner = line.out.len();
                     Exit::Link {
                         ref_,
                         mark,
-                        inner: line.out.len(),
+                        inner,
                         pending,
+                        blocks: self.blocks.len(),
                     }
                 }
             }
@@ -413,8 +417,15 @@ impl<'p> Extract<'p> {
                 mark,
                 inner,
                 pending,
+                blocks,
             } => {
                 self.links -= 1;
+                if self.blocks.len() != blocks && self.cell.is_none() {
+                    // A block ended inside the link: the line holding its `[` is gone, and
+                    // this one is another's (no block is expected there: a link holding one
+                    // reads as a card).
+                    return;
+                }
                 let line = self.cur();
                 if line.out.get(inner..).is_none_or(|t| t.trim().is_empty()) {
                     // Nothing visible inside (an icon, a space): no brackets.

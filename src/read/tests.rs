@@ -700,6 +700,17 @@ fn a_post_reads_with_the_name_in_its_author_pane() {
     // Hidden text in a pane stays hidden.
     assert!(!text.contains("PLANTED"), "{text}");
 
+    // A pane inside a link is a block of it: the link reads as a card, whole characters
+    // and all.
+    let linked = |n: u32| {
+        format!(
+            "<article class=p><a href=/p/{n}>é<aside class=pane><h3>Zoë {n}</h3>\
+             <p>3 posts</p></aside>ü</a><p>Post {n}: {PROSE}</p></article>"
+        )
+    };
+    let text = read(&format!("<main>{}{}</main>", linked(1), linked(2)));
+    assert_in_order(&text, &["Zoë 1", "Post 1:", "Zoë 2", "Post 2:"]);
+
     let article = format!(
         "<body><article><h1>Gold rises</h1><p>{PROSE}</p>\
          <aside class=related><h3>Read next</h3><p>Silver falls again</p></aside>\
