@@ -112,7 +112,7 @@ const RELAXED_BELOW: usize = 2_000;
 /// newsletter box). web2025: collection F1 0.372 -> 0.410, listing 0.597 -> 0.637, the
 /// reading set unchanged.
 pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
-    let first = attempt(dom, index, true);
+    let first = attempt(dom, index, Cleaning::Strict);
     let product = first.product;
     let chosen = choose(dom, index, first);
     let mut found = match product {
@@ -221,7 +221,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         kept: relaxed_kept,
         region,
         ..
-    } = attempt(dom, index, false);
+    } = attempt(dom, index, Cleaning::Relaxed);
     let (best, kept) = if relaxed_kept > 2 * kept {
         (relaxed, relaxed_kept)
     } else {
@@ -266,16 +266,10 @@ struct Attempt {
     region: Option<(NodeId, u32)>,
 }
 
-fn attempt(dom: &Dom, index: &Index, strict: bool) -> Attempt {
-    let page = Page::measure(
-        dom,
-        index,
-        if strict {
-            Cleaning::Strict
-        } else {
-            Cleaning::Relaxed
-        },
-    );
+/// One extraction, `Cleaning::Strict` or `Cleaning::Relaxed`.
+fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
+    let strict = cleaning == Cleaning::Strict;
+    let page = Page::measure(dom, index, cleaning);
     let (top, parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
         // Nothing scored (no paragraph of 25 characters): the whole body is the content.
@@ -296,11 +290,7 @@ fn attempt(dom: &Dom, index: &Index, strict: bool) -> Attempt {
     };
     Attempt {
         content: MainContent {
-            cleaning: if strict {
-                Cleaning::Strict
-            } else {
-                Cleaning::Relaxed
-            },
+            cleaning,
             top,
             parts,
         },

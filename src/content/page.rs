@@ -100,9 +100,7 @@ pub(crate) struct Page<'a> {
     /// `_getClassWeight` of every element (0 without class and id).
     weight: Vec<f32>,
     candidates: Vec<NodeId>,
-    /// Whether unlikely-by-class subtrees were left out and class weights applied.
-    pub strict: bool,
-    /// What [`Page::left_out`] leaves out of the content.
+    /// What the pass and [`Page::left_out`] leave out of the content.
     cleaning: Cleaning,
     pub body: NodeId,
     /// JSON-LD scripts (read for where the page's product is, never output).
@@ -451,6 +449,14 @@ pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
 }
 
+/// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden
+/// inherited) so that they pop in document order.
+fn push_children(stack: &mut Vec<(NodeId, bool, bool)>, dom: &Dom, id: NodeId, vis: bool) {
+    let start = stack.len();
+    stack.extend(dom.children(id).map(|c| (c, false, vis)));
+    stack[start..].reverse();
+}
+
 /// Whether an `<aside>` is the pane of a repeated item: inside an `article` or `section`
 /// (html-aam maps such an aside to a generic, not a complementary landmark) that has a
 /// sibling of the same tag and class (the next post, comment or review). A forum post's
@@ -563,7 +569,6 @@ impl<'a> Page<'a> {
     /// unlikely-by-class subtrees out of the pass and weighs classes; the others measure
     /// them, and [`Page::left_out`] applies what their step of the cleaning removes.
     pub(crate) fn measure(dom: &'a Dom, index: &'a Index, cleaning: Cleaning) -> Page<'a> {
-        let strict = cleaning == Cleaning::Strict;
         let styles = index.styles();
         let n = dom.len();
         let body = dom
@@ -580,7 +585,6 @@ impl<'a> Page<'a> {
             score: vec![0.0; n],
             weight: vec![0.0; n],
             candidates: Vec::new(),
-            strict,
             cleaning,
             body,
             json_ld: Vec::new(),
@@ -652,12 +656,11 @@ impl<'a> Page<'a> {
                     if is_boilerplate(el) {
                         self.flags[i] |= BOILER;
                         if !in_pane && is_item_pane(dom, id, el) {
-                            // Looked at (for what is shown) but measured as boilerplate.
+                            // Looked at (for what is shown) but measured as boilerplate; its
+                            // class says nothing of the content.
                             self.flags[i] |= PANE;
                             stack.push((id, true, vis));
-                            let start = stack.len();
-                            stack.extend(dom.children(id).map(|c| (c, false, vis)));
-                            stack[start..].reverse();
+                            push_children(&mut stack, dom, id, vis);
                             continue;
                         }
                         self.count_control(id, el);
@@ -675,17 +678,16 @@ impl<'a> Page<'a> {
                     }
                     if h.unlikely && may_be_unlikely(el) {
                         self.flags[i] |= UNLIKELY;
-                        if self.strict {
+                        if self.strict() {
                             self.number_subtree(id, &mut next_order);
                             continue;
                         }
                     }
                     stack.push((id, true, vis));
-                    let start = stack.len();
                     match closed_details_summary(dom, id, el) {
                         Some(summary) => {
-                            // A closed <details> shows its summary only: the other children
-                            // are hidden for every later pass too.
+                            // A closed <details> shows its summary only (one child: nothing
+                            // to order): the other children are hidden for every later pass.
                             for c in dom.children(id) {
                                 if Some(c) == summary {
                                     stack.push((c, false, vis));
@@ -694,15 +696,10 @@ impl<'a> Page<'a> {
                                 }
                             }
                         }
-                        None => stack.extend(dom.children(id).map(|c| (c, false, vis))),
+                        None => push_children(&mut stack, dom, id, vis),
                     }
-                    stack[start..].reverse();
                 }
-                NodeData::Document => {
-                    stack.extend(dom.children(id).map(|c| (c, false, vis)));
-                    let len = stack.len();
-                    stack[len - dom.children(id).count()..].reverse();
-                }
+                NodeData::Document => push_children(&mut stack, dom, id, vis),
                 _ => {}
             }
         }
@@ -889,7 +886,7 @@ impl<'a> Page<'a> {
                 _ => 0.0,
             }
         };
-        let weight = if self.strict { self.weight[i] } else { 0.0 };
+        let weight = if self.strict() { self.weight[i] } else { 0.0 };
         self.score[i] = base + weight;
     }
 
@@ -921,22 +918,18 @@ impl<'a> Page<'a> {
         if flags & PANE == 0 || flags & (HIDDEN | VISITED) != VISITED {
             return None;
         }
+        // The pass visits nothing below what it found hidden, so a node it visited and did
+        // not hide is shown.
         let dom = self.dom;
-        let mut stack: Vec<NodeId> = dom.children(id).collect();
-        stack.reverse();
-        while let Some(n) = stack.pop() {
-            let Some(el) = dom.element(n) else { continue };
-            if self.flags[n.index()] & (HIDDEN | VISITED) != VISITED {
-                continue;
-            }
-            if heading_level(el).is_some() {
-                return Some(Some(n));
-            }
-            let start = stack.len();
-            stack.extend(dom.children(n));
-            stack[start..].reverse();
-        }
-        Some(None)
+        Some(dom.descendants(id).find(|&n| {
+            self.flags[n.index()] & (HIDDEN | VISITED) == VISITED
+                && dom.element(n).is_some_and(|el| heading_level(el).is_some())
+        }))
+    }
+
+    /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
+    fn strict(&self) -> bool {
+        self.cleaning == Cleaning::Strict
     }
 
     /// Whether a control (boilerplate to the content, but looked at) is shown.
@@ -1240,7 +1233,7 @@ impl<'a> Page<'a> {
                 .filter(|&c| {
                     self.dom.element(c).is_some()
                         && !self.not_shown(c)
-                        && !(self.strict && self.flags[c.index()] & UNLIKELY != 0)
+                        && !(self.strict() && self.flags[c.index()] & UNLIKELY != 0)
                 })
                 .max_by_key(|&c| self.agg[c.index()].text);
             match biggest {
@@ -1296,7 +1289,7 @@ impl<'a> Page<'a> {
                 continue;
             }
             if self.flags[s.index()] & (HIDDEN | BOILER) != 0
-                || (self.strict && self.flags[s.index()] & UNLIKELY != 0)
+                || (self.strict() && self.flags[s.index()] & UNLIKELY != 0)
             {
                 continue;
             }

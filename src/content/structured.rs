@@ -178,11 +178,9 @@ pub(super) struct ProductRegion {
 }
 
 fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
-    let structured = || {
-        structured_product(page).map(|region| ProductRegion {
-            region,
-            by_control: false,
-        })
+    let structured = |region| ProductRegion {
+        region,
+        by_control: false,
     };
     let by_control = || {
         bought_here(page).map(|region| ProductRegion {
@@ -190,14 +188,32 @@ fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
             by_control: true,
         })
     };
-    if page.microdata_products.len() > 1 || !page.json_ld.is_empty() {
-        // The page says what it is: one product, several (a category page's cards), or
-        // something else (a shop's blog post, whose product widgets have add-to-cart
-        // buttons too: growing it to one cost an article 0.99 -> 0.88 on web2025). A
-        // product whose description is not shown is found by its add-to-cart control.
-        return structured().or_else(|| a_product_page(page).then(by_control).flatten());
+    if let Some(&first) = page.microdata_products.first() {
+        // One product and its parts; several side by side are a category page's cards.
+        return page.microdata_products[1..]
+            .iter()
+            .all(|&p| page.is_ancestor(first, p))
+            .then(|| structured(first));
     }
-    structured().or_else(by_control)
+    if page.json_ld.is_empty() {
+        return by_control();
+    }
+    // The page says what it is: a product shown as its `h1`, or something else (a shop's
+    // blog post, whose product widgets have add-to-cart buttons too: growing it to one cost
+    // an article 0.99 -> 0.88 on web2025), which is left alone.
+    let dom = page.dom;
+    let product = json_ld_product(dom, &page.json_ld)?;
+    let heading = named_heading(page, &product)?;
+    // The name and the start of the description, where both are shown; a product whose
+    // description is not (it sits in a closed sheet or tab) is found by its add-to-cart
+    // control.
+    product
+        .description
+        .as_deref()
+        .and_then(|d| keys_of(d).iter().find_map(|key| find_text(page, key)))
+        .and_then(|description| common_ancestor(dom, heading, description))
+        .map(structured)
+        .or_else(by_control)
 }
 
 /// Words of a control that puts the page's product in the cart, in the languages of the
@@ -289,31 +305,6 @@ fn says_buy(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     text.len() <= 80 && crate::text::mentions_any(&text, BUY_WORDS)
 }
 
-/// The product structured data names: a microdata product, or the JSON-LD product's name
-/// and description found in the page.
-fn structured_product(page: &Page<'_>) -> Option<NodeId> {
-    if let Some(&first) = page.microdata_products.first() {
-        // One product and its parts; several side by side are a category page's cards.
-        if page.microdata_products[1..]
-            .iter()
-            .all(|&p| page.is_ancestor(first, p))
-        {
-            return Some(first);
-        }
-        return None;
-    }
-    if page.json_ld.is_empty() {
-        return None;
-    }
-    let dom = page.dom;
-    let product = json_ld_product(dom, &page.json_ld)?;
-    let description = keys_of(product.description.as_deref()?)
-        .iter()
-        .find_map(|key| find_text(page, key))?;
-    let heading = named_heading(page, &product)?;
-    common_ancestor(dom, heading, description)
-}
-
 /// The shown `h1` that names the JSON-LD product.
 fn named_heading(page: &Page<'_>, product: &Product) -> Option<NodeId> {
     let dom = page.dom;
@@ -327,15 +318,6 @@ fn named_heading(page: &Page<'_>, product: &Product) -> Option<NodeId> {
         }
         names(&crate::text::normalize(&text), name)
     })
-}
-
-/// Whether the page's JSON-LD names a `Product` that the page shows as its `h1`: a product
-/// page, even when the description the JSON-LD gives is not shown (it sits in a closed
-/// sheet or tab).
-fn a_product_page(page: &Page<'_>) -> bool {
-    !page.json_ld.is_empty()
-        && json_ld_product(page.dom, &page.json_ld)
-            .is_some_and(|product| named_heading(page, &product).is_some())
 }
 
 /// The nearest element holding both nodes.
