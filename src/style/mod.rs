@@ -647,6 +647,7 @@ mod tests {
             "<p class='hidden md:flex' data-t>",
             "<p class='visible-lg' data-t>",
             "<p class='show-for-large' data-t>",
+            "<p class='hidden-md-down' data-t>",
         ] {
             assert!(!hidden(desktop), "{desktop}");
             assert!(on_phone(desktop), "{desktop}");
@@ -657,6 +658,7 @@ mod tests {
             "<p class='hidden-lg' data-t>",
             "<p class='is-hidden-desktop' data-t>",
             "<p class='uk-hidden@m' data-t>",
+            "<p class='hidden-md-up' data-t>",
         ] {
             assert!(hidden(mobile), "{mobile}");
             assert!(!on_phone(mobile), "{mobile}");
