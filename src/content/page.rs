@@ -561,6 +561,11 @@ const MIN_CARD_TEXT: u32 = 20;
 /// The share of the page's visible text the largest text region's every step down holds
 /// (`Page::largest_text_region`).
 const REGION_SHARE: f32 = 0.6;
+/// Levels above the top candidate where a post of a run is looked for (`Page::post_run`).
+const POST_ANCESTORS: usize = 6;
+/// Other posts the run has at least, each with this much prose.
+const MIN_REPLIES: usize = 2;
+const MIN_POST_PROSE: f32 = 25.0;
 /// Ancestors a paragraph's score reaches.
 const SCORE_ANCESTORS: usize = 5;
 
@@ -1162,10 +1167,51 @@ impl<'a> Page<'a> {
             }
             up = self.parent_element(p);
         }
+        if let Some(run) = self.post_run(best) {
+            best = run;
+        }
         Some(Main {
             top: best,
             parts: self.join_siblings(best),
         })
+    }
+
+    /// The parent of the run of posts the content is one of: the top candidate, or an
+    /// ancestor a few levels up, that forum software numbers as a post (`id="post-4896267"`,
+    /// `msg4175421`) and that has siblings of its tag and first class holding prose too (the
+    /// thread's replies after its first post). One long first post holds most of a thread's
+    /// prose, so the coverage step stops at it; the run is the thread. Not through the body,
+    /// nor to a parent that is mostly links. (Page builders repeat tag and class as much,
+    /// `div.elementor-element` around an article's parts, but do not number posts.)
+    fn post_run(&self, top: NodeId) -> Option<NodeId> {
+        let mut id = top;
+        for _ in 0..POST_ANCESTORS {
+            let parent = self.parent_element(id).filter(|&p| p != self.body)?;
+            let el = self.dom.element(id)?;
+            // The first class names the kind of block; later ones mark this one (the
+            // first post's `uix_threadAuthor`).
+            fn kind<'e>(e: Element<'e>) -> Option<&'e str> {
+                e.attr(&local_name!("class"))
+                    .and_then(|c| c.split_ascii_whitespace().next())
+            }
+            if let Some(class) = kind(el).filter(|_| is_post_id(el)) {
+                let same = self
+                    .dom
+                    .children(parent)
+                    .filter(|&c| c != id && self.prose(c) >= MIN_POST_PROSE)
+                    .filter(|&c| {
+                        self.dom
+                            .element(c)
+                            .is_some_and(|e| e.local() == el.local() && kind(e) == Some(class))
+                    })
+                    .count();
+                if same >= MIN_REPLIES && self.agg[parent.index()].link_density() < 0.5 {
+                    return Some(parent);
+                }
+            }
+            id = parent;
+        }
+        None
     }
 
     /// Text outside links.
@@ -1318,6 +1364,23 @@ impl<'a> Page<'a> {
     }
 }
 
+/// Words that end the `id` prefix forum software gives a post before its number: XenForo's
+/// and vBulletin's `post-123`/`post_123`, SMF's `msg123`, Invision's `elComment_123`, and
+/// replies and answers. (phpBB's `p123` is the bare letter, below.)
+const POST_ID_WORDS: &[&str] = &["post", "msg", "message", "comment", "reply", "answer"];
+
+/// Whether the element's `id` numbers it as a post: a prefix ending in one of
+/// [`POST_ID_WORDS`] (case aside) or the bare letter `p`, an optional `-` or `_`, and two
+/// digits or more.
+fn is_post_id(el: Element<'_>) -> bool {
+    let Some(id) = el.attr(&local_name!("id")) else {
+        return false;
+    };
+    let prefix = id.trim_end_matches(|c: char| c.is_ascii_digit());
+    let word = prefix.trim_end_matches(['-', '_']).to_ascii_lowercase();
+    id.len() - prefix.len() >= 2 && (word == "p" || POST_ID_WORDS.iter().any(|w| word.ends_with(w)))
+}
+
 /// A paragraph's own score: 1, plus 1 per comma-separated piece, plus 1 per 100 characters
 /// up to 3.
 fn paragraph_score(chars: u32, commas: u32) -> f32 {
@@ -1404,6 +1467,39 @@ mod tests {
              <div id=real><p>{PROSE}</p></div>"
         );
         assert_eq!(main_of(&html).as_deref(), Some("real"));
+    }
+
+    #[test]
+    fn forum_software_numbers_its_posts_and_page_builders_do_not() {
+        let numbered = |id: &str| {
+            let dom = Dom::parse(&format!("<div id='{id}'></div>"));
+            let (_, el) = dom
+                .elements()
+                .find(|(_, e)| e.is_html(&local_name!("div")))
+                .expect("div");
+            is_post_id(el)
+        };
+        for id in [
+            "post-4896267",
+            "post_12",
+            "msg4175421",
+            "p123",
+            "elComment_123",
+            "reply-42",
+        ] {
+            assert!(numbered(id), "{id}");
+        }
+        for id in [
+            "wrap123",
+            "p1",
+            "post",
+            "brxe-tqckar",
+            "SaleSection_13268",
+            "hs_cos_wrapper_widget_1753110382057",
+            "id-1.9.3.172.8",
+        ] {
+            assert!(!numbered(id), "{id}");
+        }
     }
 
     #[test]

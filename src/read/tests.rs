@@ -666,6 +666,38 @@ fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
     assert!(!text.contains("Shooting film"), "{text}");
 }
 
+/// A thread whose first post is long and whose replies are short (XenForo's `ol.messageList`
+/// of `li.message`, the first marked as the thread author's): the first post holds most of
+/// the page's prose, but the thread is every post, which forum software numbers
+/// (`id="post-123"`).
+#[test]
+fn a_thread_is_every_numbered_post_not_its_long_first_one() {
+    let long = PROSE.repeat(20);
+    let post = |n: u32, extra: &str, text: &str| {
+        format!(
+            "<li id=post-{n}00 class='message {extra}'><div class=user><h3>user{n}</h3></div>\
+             <div class=uix><div class=info><div class=content><article>\
+             <blockquote class=messageText><p>Post {n}: {text}</p></blockquote>\
+             </article></div></div></div></li><li></li>"
+        )
+    };
+    let html = format!(
+        "<body><h1>Best hosts</h1><form><ol class=messageList>{}{}{}{}</ol></form>\
+         <footer>Forum rules</footer></body>",
+        post(1, "threadAuthor", &long),
+        post(2, "", "No, this is an advert, and a bad one."),
+        post(3, "", "Agreed with the reply above, it is."),
+        post(4, "", "The link in the first post tracks you.")
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "user1", "Post 1:", "user2", "Post 2:", "user3", "Post 3:", "Post 4:",
+        ],
+    );
+}
+
 /// A thread whose posts keep their author in a pane beside the post (`<aside>` inside each
 /// `<article>`, Invision's layout): each post reads with its author's name, not with the
 /// pane's rank, avatar and post count. An article's own aside (one pull quote, one related
