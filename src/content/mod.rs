@@ -12,6 +12,9 @@
 //!   page's prose (one post of a thread, one section of a service page, the intro of a
 //!   product are parts of the content, not the content), or to the body when the page's
 //!   text is spread over the body's children (a landing page's sections side by side);
+//! - **posts**: a thread whose first post holds most of its prose is still every post: a
+//!   top candidate inside a post that forum software numbers (`id="post-123"`, `msg123`)
+//!   with two or more siblings like it grows to their parent;
 //! - **cards**: a run of four or more sibling cards (one tag and class, each with a link and
 //!   text) that holds more than twice the prose extraction's text is the content (listings,
 //!   category pages);
