@@ -552,7 +552,12 @@ impl Plan {
         // The producer's word first: the offline walk marks what the content stage found
         // (the part `read` reads); a tree without marks is scored here.
         let marked: Vec<usize> = (1..flat.len()).filter(|&i| flat[i].node.main).collect();
+        // The whole page marked (the content stage found the content spread over the body:
+        // a landing page's sections) is the page without a main part: everything ranks as
+        // content but its chrome. Not the tree's own scoring, which would pick one part.
+        let whole = flat.first().is_some_and(|f| f.node.main);
         let main = match marked.as_slice() {
+            _ if whole => 0,
             [] => main_content(flat, &counts),
             [one] => *one,
             [first, rest @ ..] => rest

@@ -430,10 +430,7 @@ fn a_short_text_between_paragraphs_stays_with_them() {
         para("gamma").repeat(30)
     );
     let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
-    let r = doc.snapshot(&RenderOptions {
-        max_chars_total: 2_000,
-        ..Default::default()
-    });
+    let r = doc.snapshot(&budget(2_000));
     assert!(r.text.contains("- text: Advertising\n"), "{}", r.text);
     assert!(!r.text.contains("(folded: 1 items"), "{}", r.text);
 }
@@ -550,6 +547,14 @@ fn a_figure_line_says_its_caption_once() {
 
 /// Asserts that `text` holds every one of `needles`, saying which one is missing and why it
 /// should show.
+/// The default options with a budget of `chars` characters.
+fn budget(chars: usize) -> RenderOptions {
+    RenderOptions {
+        max_chars_total: chars,
+        ..Default::default()
+    }
+}
+
 fn assert_shows(text: &str, why: &str, needles: impl IntoIterator<Item = String>) {
     for needle in needles {
         assert!(
@@ -651,10 +656,7 @@ fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
         (0..20).map(card).collect::<String>()
     );
     let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
-    let r = doc.snapshot(&RenderOptions {
-        max_chars_total: 4000,
-        ..Default::default()
-    });
+    let r = doc.snapshot(&budget(4_000));
     assert_shows(
         &r.text,
         "the stories show",
@@ -677,4 +679,54 @@ fn a_name_left_to_the_content_is_said_by_it() {
     assert_eq!(text.matches("amount integer").count(), 1, "{text}");
     assert_eq!(text.matches("Prices").count(), 1, "{text}");
     assert_eq!(text.matches("Shipping").count(), 1, "{text}");
+}
+
+/// The content stage found the content spread over the whole body (its guide below a grid
+/// of products, outside the page's `<main>`): the producer marks the page itself. That is a
+/// page without a main part, where every part but the chrome ranks as content; the tree's
+/// own scoring, for trees without marks, would pick the grid and fold the guide.
+#[test]
+fn a_page_marked_whole_is_all_content() {
+    let card = |i: u32| TreeNode {
+        tag: "article".into(),
+        role: Some("article".into()),
+        ref_: Ref::new(100 + i),
+        children: vec![
+            TreeNode {
+                tag: "h2".into(),
+                role: Some("heading".into()),
+                level: Some(2),
+                ref_: Ref::new(200 + i),
+                children: vec![leaf("link", &format!("Grill model {i}"), 300 + i)],
+                ..Default::default()
+            },
+            TreeNode::text_run(format!("{i}49,00 € In stock")),
+        ],
+        ..Default::default()
+    };
+    let para = |i: u32| TreeNode {
+        tag: "p".into(),
+        role: Some("paragraph".into()),
+        children: vec![TreeNode::text_run(format!(
+            "Guide part {i}: a charcoal grill holds its heat longer than a gas one, and the \
+             lid turns it into an oven for slow cooking."
+        ))],
+        ..Default::default()
+    };
+    let mut children = vec![TreeNode {
+        tag: "main".into(),
+        role: Some("main".into()),
+        ref_: Ref::new(1),
+        children: (0..40).map(card).collect(),
+        ..Default::default()
+    }];
+    children.extend((0..8).map(para));
+    let mut tree = body_tree(children);
+    tree.tree.main = true;
+    let r = render(&tree, &budget(3_000));
+    assert_shows(
+        &r.text,
+        "the guide shows",
+        (0..8).map(|i| format!("Guide part {i}:")),
+    );
 }
