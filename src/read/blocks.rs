@@ -520,7 +520,7 @@ impl<'p> Extract<'p> {
             self.cur().text(&alt);
             return;
         }
-        if !self.images.insert(alt.clone()) {
+        if !self.images.insert(alt.clone()) || self.caption_says(id, &alt) {
             return;
         }
         let line = self.cur();
@@ -532,6 +532,45 @@ impl<'p> Extract<'p> {
             line.out.push_str(&format!("(e{ref_})"));
             line.refs.push(ref_);
         }
+    }
+
+    /// Whether the shown caption of the figure holding the image says its alt text already
+    /// (WordPress and most CMSs fill both from one field): the caption is read, and the alt
+    /// a second time would be the same sentence twice.
+    fn caption_says(&self, id: NodeId, alt: &str) -> bool {
+        let dom = self.page.dom;
+        let Some((figure, _)) = dom
+            .ancestors(id)
+            .take(FIGURE_LEVELS)
+            .find(|(_, a)| a.is_html(&local_name!("figure")))
+        else {
+            return false;
+        };
+        let Some(caption) = dom.descendants(figure).find(|&d| {
+            dom.element(d)
+                .is_some_and(|e| e.is_html(&local_name!("figcaption")))
+        }) else {
+            return false;
+        };
+        if self.page.not_shown(caption) {
+            return false;
+        }
+        let mut text = String::new();
+        for d in dom.descendants(caption) {
+            if let Some(t) = dom.text(d).filter(|_| !self.page.text_hidden(d)) {
+                text.push_str(t);
+            }
+        }
+        // Letters and digits only: a caption spaces its brackets and breaks its lines
+        // where the alt does not.
+        let letters = |s: &str| {
+            s.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        };
+        let alt = letters(alt);
+        !alt.is_empty() && letters(&text).contains(&alt)
     }
 
     /// A `<pre>`: its visible text as it is, in a fence.
@@ -688,6 +727,10 @@ pub(super) fn shows_ref(text: &str, n: u32) -> bool {
     // Page text reading like a marker is escaped (`]\(e5)`, `\[ref=e5]`): it does not count.
     text.contains(&format!("](e{n})")) || text.contains(&format!(" [ref=e{n}]"))
 }
+
+/// Levels above an image where the `<figure>` holding it is looked for (`<figure><a><img>`,
+/// `<figure><div><picture><img>`).
+const FIGURE_LEVELS: usize = 4;
 
 /// An alt text that is only the image's file name (`IMG_3886.jpg`, `Mozilla logo.png`) or an
 /// asset id (`0226-lupita-getty-01`: one "word" of several parts joined by `-` or `_`, with a

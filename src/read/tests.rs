@@ -281,6 +281,31 @@ fn a_gallery_reads_each_picture_once() {
     assert!(text.contains("![Worn on a trail]"), "{text}");
 }
 
+/// A figure whose caption says what its image's alt text says (one CMS field fills both)
+/// reads the caption only; an alt that says more, or a caption nobody sees, leaves the alt.
+#[test]
+fn a_caption_that_says_the_alt_reads_once() {
+    let html = format!(
+        "<main><h1>Winter</h1><p>{PROSE}</p>\
+         <figure><img src=a.jpg alt='Seed heads (Echinacea) on the High Line.  '>\
+         <figcaption><span>Seed heads ( Echinacea ) on the&nbsp;High Line.</span>\
+         </figcaption></figure>\
+         <figure><img src=b.jpg alt='A tulip tree in Washington Square Park'>\
+         <figcaption>Photograph by Georgia</figcaption></figure>\
+         <figure><img src=c.jpg alt='Jasper at the pond'>\
+         <figcaption hidden>Jasper at the pond</figcaption></figure><p>{PROSE}</p></main>"
+    );
+    let text = read(&html);
+    assert_eq!(text.matches("Seed heads").count(), 1, "{text}");
+    assert!(!text.contains("![Seed heads"), "{text}");
+    assert!(
+        text.contains("![A tulip tree in Washington Square Park]"),
+        "{text}"
+    );
+    assert!(text.contains("Photograph by Georgia"), "{text}");
+    assert!(text.contains("![Jasper at the pond]"), "{text}");
+}
+
 fn long_article(paragraphs: usize) -> String {
     let mut html = String::from("<title>Long</title><nav><a href=/>Home</a></nav><article>");
     for i in 0..paragraphs {
