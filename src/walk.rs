@@ -20,6 +20,7 @@ use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled, visibil
 use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
+use crate::content::Member;
 use crate::parse::{Dom, Element, NodeData, NodeId, Threads};
 use crate::style::{ElementStyle, StyleOptions, Styles};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf, TextTransform};
@@ -234,13 +235,15 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
     walk_split(dom, index, opts, None, &[]).0
 }
 
-/// [`walk`], marking the main content: the nodes of the elements `in_main` holds (by arena
-/// index) get [`TreeNode::main`] where their parent node is outside it.
+/// [`walk`], marking the main content (`in_main`, by arena index: see
+/// [`MainContent::membership`](crate::content::MainContent::membership)): a node in the
+/// content whose parent node is outside it gets [`TreeNode::main`], a node left out of it
+/// whose parent node is in it gets [`TreeNode::left_out`].
 pub(crate) fn walk_marking_main(
     dom: &Dom,
     index: &Index,
     opts: &TreeOptions,
-    in_main: &[bool],
+    in_main: &[Member],
 ) -> Walked {
     walk_split(dom, index, opts, None, in_main).0
 }
@@ -269,7 +272,7 @@ fn walk_split(
     index: &Index,
     opts: &TreeOptions,
     scope: Option<NodeId>,
-    in_main: &[bool],
+    in_main: &[Member],
 ) -> (Walked, Spliced) {
     let attr_names = opts
         .attrs
@@ -724,32 +727,49 @@ enum PieceOp<'a> {
 
 /// Numbers refs `e1`, `e2`… in document order: a pre-order pass over the finished tree visits
 /// nodes in the order they were emitted. On the way it marks the main content: a node whose
-/// element `in_main` holds (by arena index; empty for none) and whose parent node is not in
-/// it gets `main`.
-fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)], in_main: &[bool]) -> Vec<NodeId> {
+/// element `in_main` says is content (by arena index; empty for none) and whose parent node
+/// is not gets `main`; one it says is left out, whose parent node is content, `left_out`.
+fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)], in_main: &[Member]) -> Vec<NodeId> {
     let mut refs = Vec::new();
     let mut position = 0;
-    // (node, whether its parent node is in the main content)
-    let mut stack: Vec<(&mut TreeNode, bool)> = vec![(tree, false)];
-    while let Some((node, parent_main)) = stack.pop() {
+    // (node, whether its parent node is in the main content, and left out of it)
+    let mut stack: Vec<(&mut TreeNode, bool, bool)> = vec![(tree, false, false)];
+    while let Some((node, parent_main, parent_left)) = stack.pop() {
         // Text runs are not elements: they have no place in `order`.
         if node.is_text_run() {
             continue;
         }
         let mut here_main = parent_main;
+        let mut here_left = parent_left;
         if let Some(&(id, gets_ref)) = order.get(position) {
             if gets_ref {
                 refs.push(id);
                 // More refs than u32 would need more nodes than the arena can number.
                 node.ref_ = u32::try_from(refs.len()).ok().and_then(Ref::new);
             }
-            if !parent_main && in_main.get(id.index()).copied().unwrap_or(false) {
-                node.main = true;
-                here_main = true;
+            match in_main.get(id.index()) {
+                Some(Member::Content) if !parent_main => {
+                    node.main = true;
+                    here_main = true;
+                }
+                // Straight under a node outside the content (its part's element made no
+                // node), it still marks where the content is, as left out.
+                Some(Member::LeftOut) if !parent_left => {
+                    node.main |= !parent_main;
+                    node.left_out = true;
+                    here_main = true;
+                    here_left = true;
+                }
+                _ => {}
             }
         }
         position += 1;
-        stack.extend(node.children.iter_mut().rev().map(|c| (c, here_main)));
+        stack.extend(
+            node.children
+                .iter_mut()
+                .rev()
+                .map(|c| (c, here_main, here_left)),
+        );
     }
     refs
 }

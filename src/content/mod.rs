@@ -70,6 +70,10 @@ pub(crate) struct MainContent {
     /// The elements read, in document order: the top element and the siblings joining it,
     /// or the body when nothing scored.
     pub parts: Vec<NodeId>,
+    /// Inside the parts, what a read leaves out by its class (`Page::left_out_by_class`: a
+    /// post's signature, its author's badges, a share bar), in document order; empty for
+    /// the relaxed cleaning, which leaves out only hidden text and boilerplate.
+    pub left_out: Vec<NodeId>,
 }
 
 /// What a read of the main content leaves out of its subtree, beyond hidden text and
@@ -88,17 +92,37 @@ pub(crate) enum Cleaning {
     Relaxed,
 }
 
+/// Where an arena node stands to the main content ([`MainContent::membership`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Member {
+    #[default]
+    Outside,
+    /// In a part, and read.
+    Content,
+    /// In a part, but what a read of it leaves out (a post's signature, a share bar).
+    LeftOut,
+}
+
 impl MainContent {
-    /// Which arena nodes are in the content: the parts and their descendants.
-    pub(crate) fn membership(&self, dom: &Dom) -> Vec<bool> {
-        let mut inside = vec![false; dom.len()];
+    /// Where each arena node stands: the parts and their descendants are content, less what
+    /// a read of them leaves out by its class (`left_out`).
+    pub(crate) fn membership(&self, dom: &Dom) -> Vec<Member> {
+        let mut member = vec![Member::Outside; dom.len()];
         for &part in &self.parts {
-            inside[part.index()] = true;
+            member[part.index()] = Member::Content;
             for d in dom.descendants(part) {
-                inside[d.index()] = true;
+                member[d.index()] = Member::Content;
             }
         }
-        inside
+        // A part left out whole still bounds the content for the snapshot (what lies between
+        // the parts is content there): only what is inside a part is marked.
+        for &root in self.left_out.iter().filter(|r| !self.parts.contains(r)) {
+            member[root.index()] = Member::LeftOut;
+            for d in dom.descendants(root) {
+                member[d.index()] = Member::LeftOut;
+            }
+        }
+        member
     }
 }
 
@@ -154,6 +178,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
             cleaning: Cleaning::Relaxed,
             top: Some(product),
             parts: vec![product],
+            left_out: Vec::new(),
         };
     };
     if chosen.parts.iter().any(|&p| dom.holds(p, product)) {
@@ -169,6 +194,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
                 cleaning: Cleaning::Relaxed,
                 top: Some(product),
                 parts: vec![product],
+                left_out: Vec::new(),
             };
         }
         return chosen;
@@ -196,6 +222,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         cleaning: Cleaning::Relaxed,
         top: Some(both.unwrap_or(product)),
         parts,
+        left_out: Vec::new(),
     }
 }
 
@@ -214,6 +241,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
                 cleaning: Cleaning::Relaxed,
                 top: Some(parent),
                 parts: vec![parent],
+                left_out: Vec::new(),
             })
     };
     if kept >= RELAXED_BELOW {
@@ -239,6 +267,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
                 cleaning: Cleaning::Relaxed,
                 top: Some(region),
                 parts: vec![region],
+                left_out: Vec::new(),
             }
         }
         _ => best,
@@ -295,6 +324,7 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         content: MainContent {
             cleaning,
             top,
+            left_out: page.left_out_by_class(&parts),
             parts,
         },
         kept,

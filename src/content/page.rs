@@ -1038,6 +1038,33 @@ impl<'a> Page<'a> {
         total
     }
 
+    /// The elements of `parts` a read leaves out by their class (a post's signature, its
+    /// author's badges and counts, a share bar), in document order. Not what the conditional
+    /// cleaning takes: it judges a block by its link and image counts, and a changelog's
+    /// list of links or a paragraph beside it is the content the snapshot must still show.
+    pub(crate) fn left_out_by_class(&self, parts: &[NodeId]) -> Vec<NodeId> {
+        let dom = self.dom;
+        let mut out = Vec::new();
+        if self.cleaning == Cleaning::Relaxed {
+            return out;
+        }
+        let mut stack: Vec<NodeId> = parts.iter().rev().copied().collect();
+        while let Some(id) = stack.pop() {
+            if dom.element(id).is_none() || self.not_shown(id) {
+                continue;
+            }
+            let flags = self.flags[id.index()];
+            if flags & UNLIKELY != 0 || (flags & SHARE != 0 && self.agg[id.index()].text < 500) {
+                out.push(id);
+                continue;
+            }
+            let start = stack.len();
+            stack.extend(dom.children(id));
+            stack[start..].reverse();
+        }
+        out
+    }
+
     /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
     /// `visibility:hidden` of its parent.
     pub(crate) fn text_hidden(&self, id: NodeId) -> bool {

@@ -596,16 +596,17 @@ impl Plan {
             let p = f.parent as usize;
             let node = f.node;
             let role = role_of(node);
-            in_main[i] = in_main[p]
-                || if marked.is_empty() {
-                    i == main
-                } else {
-                    node.main
-                        || (p == main
-                            && i > between.0
-                            && i < between.1
-                            && between_part(role, counts[i]))
-                };
+            in_main[i] = !node.left_out
+                && (in_main[p]
+                    || if marked.is_empty() {
+                        i == main
+                    } else {
+                        node.main
+                            || (p == main
+                                && i > between.0
+                                && i < between.1
+                                && between_part(role, counts[i]))
+                    });
             depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
             if i < swallowed_until || !content(i) {
                 kind[i] = Kind::None;
@@ -654,6 +655,10 @@ impl Plan {
             let mut pr = prio[p];
             if in_main[i] && pr == P_REST {
                 pr = P_MAIN;
+            }
+            // What the content's reader leaves out of it ranks with the rest of the page.
+            if node.left_out && pr == P_MAIN {
+                pr = P_REST;
             }
             match role {
                 "navigation" | "banner" | "contentinfo" if i != main => pr = P_CHROME,

@@ -730,3 +730,37 @@ fn a_page_marked_whole_is_all_content() {
         (0..8).map(|i| format!("Guide part {i}:")),
     );
 }
+
+/// What `read` leaves out of the content by its class (a post's signature, a share bar)
+/// ranks with the rest of the page in the snapshot, not with the content: under a tight
+/// budget every post's words show before the signatures repeated under them.
+#[test]
+fn what_read_leaves_out_of_the_content_ranks_with_the_rest() {
+    let post = |n: u32| {
+        format!(
+            "<article class=post><h3>user{n}</h3><div class=body><p>Post {n}: {}</p></div>\
+             <div class=signature><p>Signature {n}: {}</p></div></article>",
+            "the lens is sharp from edge to edge, and the focus ring turns smoothly, even \
+             in the cold of a winter morning. "
+                .repeat(3),
+            "shooting film since 1998 with the same two lenses, a Leica and a Summicron. "
+                .repeat(3)
+        )
+    };
+    let html = format!(
+        "<body><main><h1>Which lens?</h1>{}</main></body>",
+        (1..=8).map(post).collect::<String>()
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let r = doc.snapshot(&budget(4_000));
+    assert_shows(
+        &r.text,
+        "every post shows",
+        (1..=8).map(|n| format!("Post {n}:")),
+    );
+    assert!(
+        r.text.matches("Signature").count() < 8,
+        "the signatures fold first:\n{}",
+        r.text
+    );
+}
