@@ -92,9 +92,9 @@ pub struct TreeNode {
     /// when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub main: bool,
-    /// Inside the main content, a part its reader leaves out (a post's signature, its
-    /// author's badges and counts, a share bar): the renderer ranks it with the rest of the
-    /// page. Omitted when false.
+    /// Inside the main content, a part its reader leaves out by its class (a post's
+    /// signature, a share bar, a related-posts box): the renderer ranks it with the rest of
+    /// the page. Omitted when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub left_out: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

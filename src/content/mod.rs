@@ -71,7 +71,7 @@ pub(crate) struct MainContent {
     /// or the body when nothing scored.
     pub parts: Vec<NodeId>,
     /// Inside the parts, what a read leaves out by its class (`Page::left_out_by_class`: a
-    /// post's signature, its author's badges, a share bar), in document order; empty for
+    /// post's signature, a share bar, a related-posts box), in document order; empty for
     /// the relaxed cleaning, which leaves out only hidden text and boilerplate.
     pub left_out: Vec<NodeId>,
 }

@@ -1038,8 +1038,8 @@ impl<'a> Page<'a> {
         total
     }
 
-    /// The elements of `parts` a read leaves out by their class (a post's signature, its
-    /// author's badges and counts, a share bar), in document order. Not what the conditional
+    /// The elements of `parts` a read leaves out by their class (a post's signature, a share
+    /// bar, a related-posts box: Readability's unlikely candidates), in document order. Not what the conditional
     /// cleaning takes: it judges a block by its link and image counts, and a changelog's
     /// list of links or a paragraph beside it is the content the snapshot must still show.
     pub(crate) fn left_out_by_class(&self, parts: &[NodeId]) -> Vec<NodeId> {
