@@ -58,6 +58,8 @@ pub(crate) struct Agg {
     pub inputs: u32,
     /// Text inside headings.
     pub heading_text: u32,
+    /// Text inside code blocks (`pre`).
+    pub code_text: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,
     own_commas: u32,
@@ -767,6 +769,9 @@ impl<'a> Page<'a> {
                 local_name!("li") => a.items += 1,
                 _ => {}
             }
+            if *el.local() == local_name!("pre") {
+                a.code_text = a.text;
+            }
             if let Some(level) = heading_level(el) {
                 a.heading_text = a.text;
                 if level == 1 && self.flags[i] & VIS_HIDDEN == 0 {
@@ -818,6 +823,7 @@ impl<'a> Page<'a> {
         pa.items = pa.items.saturating_add(a.items);
         pa.inputs = pa.inputs.saturating_add(a.inputs);
         pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
+        pa.code_text = pa.code_text.saturating_add(a.code_text);
         if !block {
             pa.own_text = pa.own_text.saturating_add(a.text);
             pa.own_commas = pa.own_commas.saturating_add(a.commas);
@@ -985,7 +991,10 @@ impl<'a> Page<'a> {
         if weight + self.score_of(id) < 0.0 {
             return true;
         }
-        if a.commas >= 10 {
+        // A code block's frame (its title bar, language tabs, copy button): links and controls
+        // around a `pre` whose text is most of the container's. Readability keeps what is
+        // inside `code`; documentation wraps each block so.
+        if a.commas >= 10 || a.code_text.saturating_mul(2) >= a.text.max(1) {
             return false;
         }
         let is_list = el.is_html(&local_name!("ul")) || el.is_html(&local_name!("ol"));

@@ -306,6 +306,27 @@ fn a_caption_that_says_the_alt_reads_once() {
     assert!(text.contains("![Jasper at the pond]"), "{text}");
 }
 
+/// A code block in its frame (a title bar with a language picker and a copy button, as
+/// documentation sites wrap each one) is read: the picker made the conditional cleaning take
+/// the frame for a form. A box of controls without code still goes.
+#[test]
+fn a_framed_code_block_is_read() {
+    let prose = PROSE.repeat(6);
+    let html = format!(
+        "<body><div class=doc><h1>Send an SMS</h1><p>{prose}</p>\
+         <div class=code-frame><div class=bar><span>send_sms.py</span>\
+         <select><option>Python</option><option>Node.js</option></select>\
+         <button>Copy code block</button></div>\
+         <pre>from twilio.rest import Client\nclient = Client(sid, token)\n\
+         client.messages.create(body='Hi', to='+15558675310')</pre></div>\
+         <p>{prose}</p><div class=tools><select><option>Rate</option></select>\
+         <span>Was this page useful?</span></div><p>{prose}</p></div></body>"
+    );
+    let text = read(&html);
+    assert!(text.contains("client.messages.create"), "{text}");
+    assert!(!text.contains("Was this page useful"), "{text}");
+}
+
 fn long_article(paragraphs: usize) -> String {
     let mut html = String::from("<title>Long</title><nav><a href=/>Home</a></nav><article>");
     for i in 0..paragraphs {
