@@ -142,6 +142,21 @@ pub(super) struct Extract<'p> {
     /// Alt texts of the images read so far: a gallery shows each picture twice (thumbnail
     /// and full size), and a second copy says nothing new.
     images: std::collections::HashSet<String>,
+    /// Each figure's shown caption, letters and digits only (`caption_says`).
+    captions: foldhash::HashMap<NodeId, Option<String>>,
+}
+
+/// A caption longer than this is no copy of an alt text (and comparing each image with it
+/// would cost its length again).
+const MAX_CAPTION_LETTERS: usize = 2_000;
+
+/// A text's letters and digits, lower case: captions space their brackets and break their
+/// lines where the alt text does not.
+fn letters(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 impl<'p> Extract<'p> {
@@ -163,6 +178,7 @@ impl<'p> Extract<'p> {
             tables: Vec::new(),
             figures: 0,
             images: std::collections::HashSet::new(),
+            captions: foldhash::HashMap::default(),
         }
     }
 
@@ -536,8 +552,9 @@ impl<'p> Extract<'p> {
 
     /// Whether the shown caption of the figure holding the image says its alt text already
     /// (WordPress and most CMSs fill both from one field): the caption is read, and the alt
-    /// a second time would be the same sentence twice.
-    fn caption_says(&self, id: NodeId, alt: &str) -> bool {
+    /// a second time would be the same sentence twice. Each figure's caption is read once,
+    /// however many images it holds.
+    fn caption_says(&mut self, id: NodeId, alt: &str) -> bool {
         let dom = self.page.dom;
         let Some((figure, _)) = dom
             .ancestors(id)
@@ -546,31 +563,27 @@ impl<'p> Extract<'p> {
         else {
             return false;
         };
-        let Some(caption) = dom.descendants(figure).find(|&d| {
-            dom.element(d)
-                .is_some_and(|e| e.is_html(&local_name!("figcaption")))
-        }) else {
-            return false;
-        };
-        if self.page.not_shown(caption) {
-            return false;
-        }
-        let mut text = String::new();
-        for d in dom.descendants(caption) {
-            if let Some(t) = dom.text(d).filter(|_| !self.page.text_hidden(d)) {
-                text.push_str(t);
+        let page = self.page;
+        let caption = self.captions.entry(figure).or_insert_with(|| {
+            let caption = dom.descendants(figure).find(|&d| {
+                dom.element(d)
+                    .is_some_and(|e| e.is_html(&local_name!("figcaption")))
+            })?;
+            if page.not_shown(caption) {
+                return None;
             }
-        }
-        // Letters and digits only: a caption spaces its brackets and breaks its lines
-        // where the alt does not.
-        let letters = |s: &str| {
-            s.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase)
-                .collect::<String>()
-        };
+            let mut text = String::new();
+            for d in dom.descendants(caption) {
+                if let Some(t) = dom.text(d).filter(|_| !page.text_hidden(d)) {
+                    text.push_str(t);
+                }
+            }
+            Some(letters(&text)).filter(|l| l.len() <= MAX_CAPTION_LETTERS)
+        });
         let alt = letters(alt);
-        !alt.is_empty() && letters(&text).contains(&alt)
+        caption
+            .as_deref()
+            .is_some_and(|c| !alt.is_empty() && c.contains(&alt))
     }
 
     /// A `<pre>`: its visible text as it is, in a fence.

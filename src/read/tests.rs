@@ -491,6 +491,22 @@ fn hostile_shapes_stay_linear() {
     );
     let r = read_with(&lists, &ReadOptions::default());
     assert!(r.text.chars().count() <= 12_000);
+    // A figure of 30 000 pictures, each alt text new, beside a long caption: the caption is
+    // read once, not once per picture.
+    let gallery = format!(
+        "<figure>{}<figcaption>{}</figcaption></figure>",
+        (0..30_000)
+            .map(|i| format!("<img src=p{i}.jpg alt='Picture number {i} of the gallery'>"))
+            .collect::<String>(),
+        "Picture number 7 of the gallery, and more words. ".repeat(20)
+    );
+    let r = read_with(&gallery, &ReadOptions::default());
+    assert!(r.text.chars().count() <= 12_000);
+    assert!(
+        !r.text.contains("![Picture number 7 of the gallery]"),
+        "{}",
+        r.text
+    );
 }
 
 #[test]
