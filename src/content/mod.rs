@@ -115,8 +115,21 @@ impl MainContent {
             }
         }
         // A part left out whole still bounds the content for the snapshot (what lies between
-        // the parts is content there): only what is inside a part is marked.
-        for &root in self.left_out.iter().filter(|r| !self.parts.contains(r)) {
+        // the parts is content there): only what is inside a part is marked, a root whose
+        // parent is content too. (Parts are siblings, so a part's parent is outside; asking
+        // the parent keeps this linear however many parts Readability's sibling step joins.)
+        let inside_a_part = |r: NodeId| {
+            dom.node(r)
+                .parent
+                .is_some_and(|p| member[p.index()] == Member::Content)
+        };
+        let roots: Vec<NodeId> = self
+            .left_out
+            .iter()
+            .copied()
+            .filter(|&r| inside_a_part(r))
+            .collect();
+        for root in roots {
             member[root.index()] = Member::LeftOut;
             for d in dom.descendants(root) {
                 member[d.index()] = Member::LeftOut;

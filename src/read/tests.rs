@@ -507,6 +507,14 @@ fn hostile_shapes_stay_linear() {
         "{}",
         r.text
     );
+    // 20 000 posts, each with a share bar the read leaves out (and the snapshot ranks low):
+    // each is found and marked once.
+    let posts = format!(
+        "<div>{}</div>",
+        format!("<div class=post><p>{PROSE}</p><div class=social>Share</div></div>").repeat(20_000)
+    );
+    let r = read_with(&posts, &ReadOptions::default());
+    assert!(r.text.contains("running text") && !r.text.contains("Share"));
 }
 
 #[test]
