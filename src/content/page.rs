@@ -563,6 +563,8 @@ const MIN_CARD_TEXT: u32 = 20;
 /// The share of the page's visible text the largest text region's every step down holds
 /// (`Page::largest_text_region`).
 const REGION_SHARE: f32 = 0.6;
+/// A share bar longer than this is more than a share bar (Readability's `_clean`).
+const SHARE_BAR_MAX: u32 = 500;
 /// Levels above the top candidate where a post of a run is looked for (`Page::post_run`).
 const POST_ANCESTORS: usize = 6;
 /// Other posts the run has at least, each with this much prose.
@@ -955,16 +957,10 @@ impl<'a> Page<'a> {
         if self.not_shown(id) {
             return true;
         }
-        let flags = self.flags[id.index()];
         if self.cleaning == Cleaning::Relaxed {
             return false;
         }
-        if flags & UNLIKELY != 0 {
-            return true;
-        }
-        let a = self.agg[id.index()];
-        // Share bars (`_clean` of share elements under 500 characters).
-        if flags & SHARE != 0 && a.text < 500 {
+        if self.out_by_class(id) {
             return true;
         }
         if self.cleaning == Cleaning::Classes {
@@ -1047,10 +1043,19 @@ impl<'a> Page<'a> {
         total
     }
 
-    /// The elements of `parts` a read leaves out by their class (a post's signature, a share
-    /// bar, a related-posts box: Readability's unlikely candidates), in document order. Not what the conditional
-    /// cleaning takes: it judges a block by its link and image counts, and a changelog's
-    /// list of links or a paragraph beside it is the content the snapshot must still show.
+    /// Whether the class rules of the strict cleanings take the element: Readability's
+    /// unlikely candidates, and share bars (`_clean` of share elements under
+    /// [`SHARE_BAR_MAX`] characters).
+    fn out_by_class(&self, id: NodeId) -> bool {
+        let flags = self.flags[id.index()];
+        flags & UNLIKELY != 0 || (flags & SHARE != 0 && self.agg[id.index()].text < SHARE_BAR_MAX)
+    }
+
+    /// The elements of `parts` a read leaves out by their class (a post's signature, a
+    /// share bar, a related-posts box: [`Page::out_by_class`]), in document order. Not what
+    /// the conditional cleaning takes: it judges a block by its link and image counts, and a
+    /// changelog's list of links or a paragraph beside it is content the snapshot must
+    /// still show.
     pub(crate) fn left_out_by_class(&self, parts: &[NodeId]) -> Vec<NodeId> {
         let dom = self.dom;
         let mut out = Vec::new();
@@ -1062,8 +1067,7 @@ impl<'a> Page<'a> {
             if dom.element(id).is_none() || self.not_shown(id) {
                 continue;
             }
-            let flags = self.flags[id.index()];
-            if flags & UNLIKELY != 0 || (flags & SHARE != 0 && self.agg[id.index()].text < 500) {
+            if self.out_by_class(id) {
                 out.push(id);
                 continue;
             }
@@ -1220,16 +1224,16 @@ impl<'a> Page<'a> {
     /// nor to a parent that is mostly links. (Page builders repeat tag and class as much,
     /// `div.elementor-element` around an article's parts, but do not number posts.)
     fn post_run(&self, top: NodeId) -> Option<NodeId> {
+        // The first class names the kind of block; later ones mark this one (the first
+        // post's `uix_threadAuthor`).
+        fn kind<'e>(e: Element<'e>) -> Option<&'e str> {
+            e.attr(&local_name!("class"))
+                .and_then(|c| c.split_ascii_whitespace().next())
+        }
         let mut id = top;
         for _ in 0..POST_ANCESTORS {
             let parent = self.parent_element(id).filter(|&p| p != self.body)?;
             let el = self.dom.element(id)?;
-            // The first class names the kind of block; later ones mark this one (the
-            // first post's `uix_threadAuthor`).
-            fn kind<'e>(e: Element<'e>) -> Option<&'e str> {
-                e.attr(&local_name!("class"))
-                    .and_then(|c| c.split_ascii_whitespace().next())
-            }
             if let Some(class) = kind(el).filter(|_| is_post_id(el)) {
                 let same = self
                     .dom
