@@ -237,8 +237,9 @@ pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
 
 /// [`walk`], marking the main content (`in_main`, by arena index: see
 /// [`MainContent::membership`](crate::content::MainContent::membership)): a node in the
-/// content whose parent node is outside it gets [`TreeNode::main`], a node left out of it
-/// whose parent node is in it gets [`TreeNode::left_out`].
+/// content whose parent node is outside it gets [`TreeNode::main`], and the top node of a
+/// part left out of it gets [`TreeNode::left_out`] (and `main` as well where its parent
+/// node is outside the content: it still marks where the content lies).
 pub(crate) fn walk_marking_main(
     dom: &Dom,
     index: &Index,
@@ -728,7 +729,8 @@ enum PieceOp<'a> {
 /// Numbers refs `e1`, `e2`… in document order: a pre-order pass over the finished tree visits
 /// nodes in the order they were emitted. On the way it marks the main content: a node whose
 /// element `in_main` says is content (by arena index; empty for none) and whose parent node
-/// is not gets `main`; one it says is left out, whose parent node is content, `left_out`.
+/// is not gets `main`; the top node of what it says is left out gets `left_out` (and `main`
+/// too where its parent node is outside the content).
 fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)], in_main: &[Member]) -> Vec<NodeId> {
     let mut refs = Vec::new();
     let mut position = 0;
