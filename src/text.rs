@@ -190,6 +190,13 @@ pub enum TextTransform {
     Capitalize,
 }
 
+/// The letters and digits of a text, in order: what two spellings of one sentence share
+/// when their spaces, brackets and punctuation differ (a caption and an alt text, a name
+/// and the content it comes from).
+pub(crate) fn alnum(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars().filter(|c| c.is_alphanumeric())
+}
+
 /// Letters, digits and apostrophes continue a word for `text-transform: capitalize`.
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}')

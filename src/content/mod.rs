@@ -104,6 +104,17 @@ pub(crate) enum Member {
 }
 
 impl MainContent {
+    /// Content read as it stands (a run of cards, a product block, the largest text
+    /// region): only hidden text and boilerplate go, so nothing is left out by class.
+    fn relaxed(top: NodeId, parts: Vec<NodeId>) -> MainContent {
+        MainContent {
+            cleaning: Cleaning::Relaxed,
+            top: Some(top),
+            parts,
+            left_out: Vec::new(),
+        }
+    }
+
     /// Where each arena node stands: the parts and their descendants are content, less what
     /// a read of them leaves out by its class (`left_out`).
     pub(crate) fn membership(&self, dom: &Dom) -> Vec<Member> {
@@ -118,18 +129,15 @@ impl MainContent {
         // the parts is content there): only what is inside a part is marked, a root whose
         // parent is content too. (Parts are siblings, so a part's parent is outside; asking
         // the parent keeps this linear however many parts Readability's sibling step joins.)
-        let inside_a_part = |r: NodeId| {
-            dom.node(r)
+        // (The roots are outermost, so marking one never changes another's parent.)
+        for &root in &self.left_out {
+            let inside_a_part = dom
+                .node(root)
                 .parent
-                .is_some_and(|p| member[p.index()] == Member::Content)
-        };
-        let roots: Vec<NodeId> = self
-            .left_out
-            .iter()
-            .copied()
-            .filter(|&r| inside_a_part(r))
-            .collect();
-        for root in roots {
+                .is_some_and(|p| member[p.index()] == Member::Content);
+            if !inside_a_part {
+                continue;
+            }
             member[root.index()] = Member::LeftOut;
             for d in dom.descendants(root) {
                 member[d.index()] = Member::LeftOut;
@@ -187,12 +195,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         by_control,
     } = found;
     let Some(top) = chosen.top else {
-        return MainContent {
-            cleaning: Cleaning::Relaxed,
-            top: Some(product),
-            parts: vec![product],
-            left_out: Vec::new(),
-        };
+        return MainContent::relaxed(product, vec![product]);
     };
     if chosen.parts.iter().any(|&p| dom.holds(p, product)) {
         return chosen;
@@ -203,12 +206,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         // price and availability first, as a person sees the page. A structured-data region
         // is the name and description already: a choice inside it stays.
         if by_control && product != top {
-            return MainContent {
-                cleaning: Cleaning::Relaxed,
-                top: Some(product),
-                parts: vec![product],
-                left_out: Vec::new(),
-            };
+            return MainContent::relaxed(product, vec![product]);
         }
         return chosen;
     }
@@ -229,14 +227,9 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
             parts
         }
     };
-    MainContent {
-        // The product region is read as it stands: its specifications are link-dense and
-        // image-dense, which the strict cleaning takes.
-        cleaning: Cleaning::Relaxed,
-        top: Some(both.unwrap_or(product)),
-        parts,
-        left_out: Vec::new(),
-    }
+    // The product region is read as it stands: its specifications are link-dense and
+    // image-dense, which the strict cleaning takes.
+    MainContent::relaxed(both.unwrap_or(product), parts)
 }
 
 /// The prose extraction, the relaxed one, the cards and the largest text region compared.
@@ -250,12 +243,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
     let listing = |kept: usize| {
         cards
             .filter(|&(_, text)| text as usize > 2 * kept)
-            .map(|(parent, _)| MainContent {
-                cleaning: Cleaning::Relaxed,
-                top: Some(parent),
-                parts: vec![parent],
-                left_out: Vec::new(),
-            })
+            .map(|(parent, _)| MainContent::relaxed(parent, vec![parent]))
     };
     if kept >= RELAXED_BELOW {
         return listing(kept).unwrap_or(strict);
@@ -276,12 +264,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
     }
     match region {
         Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
-            MainContent {
-                cleaning: Cleaning::Relaxed,
-                top: Some(region),
-                parts: vec![region],
-                left_out: Vec::new(),
-            }
+            MainContent::relaxed(region, vec![region])
         }
         _ => best,
     }

@@ -451,12 +451,18 @@ pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
 }
 
+/// Pushes `items` (children, in document order) on a walk's stack so that they pop in
+/// that order.
+fn push_in_order<T>(stack: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
+    let start = stack.len();
+    stack.extend(items);
+    stack[start..].reverse();
+}
+
 /// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden
 /// inherited) so that they pop in document order.
 fn push_children(stack: &mut Vec<(NodeId, bool, bool)>, dom: &Dom, id: NodeId, vis: bool) {
-    let start = stack.len();
-    stack.extend(dom.children(id).map(|c| (c, false, vis)));
-    stack[start..].reverse();
+    push_in_order(stack, dom.children(id).map(|c| (c, false, vis)));
 }
 
 /// Whether an `<aside>` is the pane of a repeated item: inside an `article` or `section`
@@ -1033,9 +1039,7 @@ impl<'a> Page<'a> {
                         continue;
                     }
                     let figures = figures + usize::from(el.is_html(&local_name!("figure")));
-                    let start = stack.len();
-                    stack.extend(dom.children(id).map(|c| (c, figures)));
-                    stack[start..].reverse();
+                    push_in_order(&mut stack, dom.children(id).map(|c| (c, figures)));
                 }
                 _ => {}
             }
@@ -1071,9 +1075,7 @@ impl<'a> Page<'a> {
                 out.push(id);
                 continue;
             }
-            let start = stack.len();
-            stack.extend(dom.children(id));
-            stack[start..].reverse();
+            push_in_order(&mut stack, dom.children(id));
         }
         out
     }

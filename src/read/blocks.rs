@@ -153,10 +153,7 @@ const MAX_CAPTION_LETTERS: usize = 2_000;
 /// A text's letters and digits, lower case: captions space their brackets and break their
 /// lines where the alt text does not.
 fn letters(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    crate::text::alnum(s).flat_map(char::to_lowercase).collect()
 }
 
 impl<'p> Extract<'p> {

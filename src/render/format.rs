@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::lean;
 use super::plan::{is_control, Plan};
 use super::{Flat, Format, RenderOptions, RenderStats, TruncateReason};
-use crate::text::{defang_refs, truncate_with_ellipsis, ELLIPSIS};
+use crate::text::{alnum, defang_refs, truncate_with_ellipsis, ELLIPSIS};
 use crate::tree::{NodeTree, Ref, States, TreeNode};
 
 /// Longest URL and title shown in the header.
@@ -487,26 +487,20 @@ fn row_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -> S
 fn said_by_content(flat: &[Flat<'_>], i: usize, name: &str) -> bool {
     // Most names computed from content are the content, word for word: checked first,
     // character by character, without building either string.
-    let content = flat[i + 1..flat[i].end as usize]
+    let mut content = flat[i + 1..flat[i].end as usize]
         .iter()
-        .flat_map(|f| own_words(f.node).unwrap_or("").chars());
-    let mut content = content.filter(|c| c.is_alphanumeric());
-    if name
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .all(|c| content.next() == Some(c))
-    {
+        .flat_map(|f| alnum(own_words(f.node).unwrap_or("")));
+    if alnum(name).all(|c| content.next() == Some(c)) {
         return true;
     }
-    let alnum = |s: &str| -> String { s.chars().filter(|c| c.is_alphanumeric()).collect() };
-    let want = alnum(name);
+    let want = alnum(name).collect::<String>();
     if want.is_empty() {
         return true;
     }
     let mut have = String::new();
     for f in &flat[i + 1..flat[i].end as usize] {
         if let Some(w) = own_words(f.node) {
-            have.push_str(&alnum(w));
+            have.extend(alnum(w));
         }
         if have.len() > want.len() + 400 {
             break;

@@ -83,16 +83,15 @@ pub(super) fn url<'v>(value: &'v str, origin: Option<&str>) -> Cow<'v, str> {
             _ => Cow::Borrowed(v),
         };
     }
-    // `get`, not indexing: the origin's length may fall inside a character of the value.
-    let under_origin = |o: &str| {
-        v.get(..o.len())
-            .filter(|head| v.len() > o.len() && head.eq_ignore_ascii_case(o))
-            .and_then(|_| v.get(o.len()..))
-    };
     let local = match origin {
         Some(o) if v.eq_ignore_ascii_case(o) => "/",
-        Some(o) => match under_origin(o) {
-            Some(rest) if rest.starts_with(['/', '?', '#']) => rest,
+        // `get`, not indexing: the origin's length may fall inside a character of the value.
+        Some(o) => match (v.get(..o.len()), v.get(o.len()..)) {
+            (Some(head), Some(rest))
+                if head.eq_ignore_ascii_case(o) && rest.starts_with(['/', '?', '#']) =>
+            {
+                rest
+            }
             _ => v,
         },
         None => v,
