@@ -43,6 +43,9 @@ const SHARE: u16 = 128;
 const PANE: u16 = 256;
 /// Inside a pane: looked at for visibility, never scored or counted.
 const IN_PANE: u16 = 512;
+/// Inside code (`code`, `pre`): never unlikely, as in Readability's prepass. Highlighters
+/// class a code comment `hljs-comment` or `token comment`, and the comment is code.
+const IN_CODE: u16 = 1024;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -438,12 +441,23 @@ impl<'a> HintCache<'a> {
 /// sidebar. Nor is a heading (Readability removes one, trafilatura does not): its class
 /// names a style (`h4.code-header`, the signature of every method of a rustdoc page; a
 /// `menu-header`), and a heading of the chrome goes with the block around it. web2025: 9
-/// pages read a heading more, none less.
+/// pages read a heading more, none less. Nor is an emphasised label (`strong`, `b`, `em`,
+/// `i`, `dt`, `label`): it names the value beside it (a spec row's
+/// `<strong class="table__header">Weight:</strong>`), and chrome is a block, not a word.
 fn may_be_unlikely(el: Element<'_>) -> bool {
     !(el.is_html(&local_name!("html"))
         || el.is_html(&local_name!("body"))
         || el.is_html(&local_name!("a"))
-        || heading_level(el).is_some())
+        || heading_level(el).is_some()
+        || matches!(
+            *el.local(),
+            local_name!("strong")
+                | local_name!("b")
+                | local_name!("em")
+                | local_name!("i")
+                | local_name!("dt")
+                | local_name!("label")
+        ))
 }
 
 /// `<main>`, or an element whose role is `main`: the page's own word on its content.
@@ -661,12 +675,18 @@ impl<'a> Page<'a> {
                     if vis {
                         self.flags[i] |= VIS_HIDDEN;
                     }
-                    let in_pane = dom
-                        .node(id)
-                        .parent
-                        .is_some_and(|p| self.flags[p.index()] & (PANE | IN_PANE) != 0);
+                    let parent = dom.node(id).parent;
+                    let parent_flags = parent.map_or(0, |p| self.flags[p.index()]);
+                    let in_pane = parent_flags & (PANE | IN_PANE) != 0;
                     if in_pane {
                         self.flags[i] |= IN_PANE;
+                    }
+                    if parent_flags & IN_CODE != 0
+                        || parent.and_then(|p| dom.element(p)).is_some_and(|p| {
+                            p.is_html(&local_name!("pre")) || p.is_html(&local_name!("code"))
+                        })
+                    {
+                        self.flags[i] |= IN_CODE;
                     }
                     if is_boilerplate(el) {
                         self.flags[i] |= BOILER;
@@ -691,7 +711,7 @@ impl<'a> Page<'a> {
                     if h.share {
                         self.flags[i] |= SHARE;
                     }
-                    if h.unlikely && may_be_unlikely(el) {
+                    if h.unlikely && may_be_unlikely(el) && self.flags[i] & IN_CODE == 0 {
                         self.flags[i] |= UNLIKELY;
                         if self.strict() {
                             self.number_subtree(id, &mut next_order);

@@ -113,6 +113,26 @@ fn a_heading_is_read_whatever_its_class_says() {
     assert!(!text.contains("SITE HEADER"), "{text}");
 }
 
+/// The unlikely classes name blocks of chrome. Code is never chrome, whatever its
+/// highlighter calls a span (`hljs-comment`, Prism's `token comment`), and an emphasised
+/// label names the value beside it (a spec row's `strong.table__header`).
+#[test]
+fn code_comments_and_labels_are_read_whatever_their_class_says() {
+    let prose = PROSE.repeat(10);
+    let html = format!(
+        "<article><p>{prose}</p><pre><code class=hljs><span class=hljs-comment># stage all files\
+         </span>\ngit add .</code></pre><p>{PROSE}</p><h2>Tech Specs</h2><ul>\
+         <li><strong class=table__header>Weight:</strong> <span>1.78 lbs.</span></li>\
+         <li><b class=spec-header>Height:</b> <span>2.32 in</span></li></ul>\
+         <div class=site-footer><p>{PROSE} SITE FOOTER</p></div></article>"
+    );
+    let text = read(&html);
+    assert!(text.contains("# stage all files\ngit add ."), "{text}");
+    assert!(text.contains("- Weight: 1.78 lbs."), "{text}");
+    assert!(text.contains("- Height: 2.32 in"), "{text}");
+    assert!(!text.contains("SITE FOOTER"), "{text}");
+}
+
 /// A landing page: sections side by side under the body, none holding much of the page's
 /// prose. The page is its sections in order, not the one with the most commas (its FAQ).
 #[test]
