@@ -63,6 +63,8 @@ pub(crate) struct Agg {
     pub heading_text: u32,
     /// Text inside code blocks (`pre`).
     pub code_text: u32,
+    /// Text inside lists (`ul`, `ol`).
+    list_text: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,
     own_commas: u32,
@@ -797,8 +799,10 @@ impl<'a> Page<'a> {
                 local_name!("li") => a.items += 1,
                 _ => {}
             }
-            if *el.local() == local_name!("pre") {
-                a.code_text = a.text;
+            match *el.local() {
+                local_name!("pre") => a.code_text = a.text,
+                local_name!("ul") | local_name!("ol") => a.list_text = a.text,
+                _ => {}
             }
             if let Some(level) = heading_level(el) {
                 a.heading_text = a.text;
@@ -852,6 +856,7 @@ impl<'a> Page<'a> {
         pa.inputs = pa.inputs.saturating_add(a.inputs);
         pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
         pa.code_text = pa.code_text.saturating_add(a.code_text);
+        pa.list_text = pa.list_text.saturating_add(a.list_text);
         if !block {
             pa.own_text = pa.own_text.saturating_add(a.text);
             pa.own_commas = pa.own_commas.saturating_add(a.commas);
@@ -1019,7 +1024,12 @@ impl<'a> Page<'a> {
         if a.commas >= 10 || a.code_text.saturating_mul(2) >= a.text.max(1) {
             return false;
         }
-        let is_list = el.is_html(&local_name!("ul")) || el.is_html(&local_name!("ol"));
+        // A list, or a block that is nine tenths list (Readability's `isList` since 0.5: a
+        // changelog's section, one line and then its links), is not judged by its links the
+        // way a block of prose is.
+        let is_list = el.is_html(&local_name!("ul"))
+            || el.is_html(&local_name!("ol"))
+            || a.list_text as u64 * 10 > a.text as u64 * 9;
         let p = a.paragraphs as f32;
         let img = a.images as f32;
         let li = a.items as f32 - 100.0;

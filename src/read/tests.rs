@@ -133,6 +133,22 @@ fn code_comments_and_labels_are_read_whatever_their_class_says() {
     assert!(!text.contains("SITE FOOTER"), "{text}");
 }
 
+/// A section that is a line and then a list of links (a changelog, a report's patches) is a
+/// list, not a link farm: Readability's conditional cleaning judges it as one.
+#[test]
+fn a_section_that_is_mostly_a_list_is_kept() {
+    let prose = PROSE.repeat(10);
+    let items: String = (1..=8)
+        .map(|n| format!("<li><a href=/pulls/{n}>libgccjit: support the attribute number {n} in the backend</a></li>"))
+        .collect();
+    let html = format!(
+        "<article><p>{prose}</p><div class=sect><p>Patches sent for review:</p>\
+         <ul>{items}</ul></div><p>{prose}</p></article>"
+    );
+    let text = read(&html);
+    assert_in_order(&text, &["Patches sent for review:", "attribute number 8"]);
+}
+
 /// A landing page: sections side by side under the body, none holding much of the page's
 /// prose. The page is its sections in order, not the one with the most commas (its FAQ).
 #[test]
