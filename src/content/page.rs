@@ -17,6 +17,7 @@ use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::Index;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 use crate::style::Styles;
+use crate::text::TextBuf;
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
 const HIDDEN: u16 = 1;
@@ -573,6 +574,37 @@ fn measure(s: &str) -> (u32, u32) {
     (chars, commas)
 }
 
+/// Text a block says when it is only a label or a placeholder, in the languages
+/// Readability knows (its `adWords` and `loadingWords`, which `_cleanConditionally` removes):
+/// an "Advertisement" over an empty ad slot, a spinner's "Loading…" that a script replaces.
+const AD_WORDS: &[&str] = &[
+    "ad",
+    "advertising",
+    "advertisement",
+    "pub",
+    "publicité",
+    "werb",
+    "werbung",
+    "广告",
+    "реклама",
+    "anuncio",
+];
+const LOADING_WORDS: &[&str] = &["loading", "正在加载", "загрузка", "chargement", "cargando"];
+/// The longest of those words with an ellipsis, in characters.
+const MAX_PLACEHOLDER: u32 = 16;
+/// A spinner is an icon and a word: a placeholder's subtree has at most this many nodes.
+const PLACEHOLDER_NODES: usize = 32;
+
+/// Whether `text` (whitespace collapsed) is only an ad label or a loading placeholder.
+fn is_placeholder(text: &str) -> bool {
+    let text = text.trim().to_lowercase();
+    let loading = text
+        .strip_suffix('…')
+        .or_else(|| text.strip_suffix("..."))
+        .unwrap_or(&text);
+    AD_WORDS.contains(&text.as_str()) || LOADING_WORDS.contains(&loading)
+}
+
 /// Readability scores text blocks of at least this many characters.
 const MIN_PARAGRAPH: u32 = 25;
 /// The share of the page's prose the main content holds at least, where an ancestor of the
@@ -988,6 +1020,21 @@ impl<'a> Page<'a> {
         if self.not_shown(id) {
             return true;
         }
+        let conditional = el.in_html_ns()
+            && match *el.local() {
+                local_name!("div") | local_name!("section") | local_name!("ul") => true,
+                local_name!("ol") => true,
+                local_name!("table") => self.index.is_layout_table(id),
+                _ => false,
+            };
+        // Whatever the cleaning: a spinner's "Loading…" or an empty slot's "Advertisement"
+        // is never content.
+        if conditional
+            && self.agg[id.index()].text <= MAX_PLACEHOLDER
+            && self.says_only_placeholder(id)
+        {
+            return true;
+        }
         if self.cleaning == Cleaning::Relaxed {
             return false;
         }
@@ -1000,13 +1047,6 @@ impl<'a> Page<'a> {
         if matches!(heading_level(el), Some(1 | 2)) && self.weight[id.index()] < 0.0 {
             return true;
         }
-        let conditional = el.in_html_ns()
-            && match *el.local() {
-                local_name!("div") | local_name!("section") | local_name!("ul") => true,
-                local_name!("ol") => true,
-                local_name!("table") => self.index.is_layout_table(id),
-                _ => false,
-            };
         conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)
     }
 
@@ -1049,6 +1089,26 @@ impl<'a> Page<'a> {
                 && !in_figure)
             || (!is_list && weight < 25.0 && density > 0.2)
             || (weight >= 25.0 && density > 0.5)
+    }
+
+    /// Whether the shown text of `id` is only an ad label or a loading placeholder
+    /// ([`is_placeholder`]). Called for elements of at most [`MAX_PLACEHOLDER`] characters;
+    /// a subtree of more than [`PLACEHOLDER_NODES`] nodes is not a placeholder, so that
+    /// nested wrappers of one short word are not each walked to the bottom.
+    fn says_only_placeholder(&self, id: NodeId) -> bool {
+        let dom = self.dom;
+        let mut text = TextBuf::new(MAX_PLACEHOLDER as usize + 1);
+        for (n, d) in dom.descendants(id).enumerate() {
+            if n > PLACEHOLDER_NODES {
+                return false;
+            }
+            if let NodeData::Text(t) = &dom.node(d).data {
+                if !self.text_hidden(d) {
+                    text.push_str(dom.str(*t));
+                }
+            }
+        }
+        is_placeholder(text.as_str())
     }
 
     /// Characters of visible text the content `parts` keep after cleaning (what a read of

@@ -149,6 +149,23 @@ fn a_section_that_is_mostly_a_list_is_kept() {
     assert_in_order(&text, &["Patches sent for review:", "attribute number 8"]);
 }
 
+/// A spinner's "Loading…" and an empty ad slot's label are never content, whatever the
+/// cleaning (Readability's `adWords` and `loadingWords`): here the page's own `<main>`,
+/// which the conditional cleaning leaves alone.
+#[test]
+fn placeholders_are_not_read() {
+    let html = format!(
+        "<main><p>{PROSE}</p><div class=spinner><svg><circle r=2 /></svg> Loading… </div>\
+         <p>{PROSE} Price: USD 99.60</p><div><span>ADVERTISEMENT</span></div>\
+         <div>Loading recommendations</div><p>{PROSE}</p></main>"
+    );
+    let text = read(&html);
+    assert!(text.contains("USD 99.60"), "{text}");
+    assert!(text.contains("Loading recommendations"), "{text}");
+    assert!(!text.contains("Loading…"), "{text}");
+    assert!(!text.contains("ADVERTISEMENT"), "{text}");
+}
+
 /// A landing page: sections side by side under the body, none holding much of the page's
 /// prose. The page is its sections in order, not the one with the most commas (its FAQ).
 #[test]
@@ -551,6 +568,16 @@ fn hostile_shapes_stay_linear() {
     );
     let r = read_with(&posts, &ReadOptions::default());
     assert!(r.text.contains("running text") && !r.text.contains("Share"));
+    // 400 nested wrappers (under the parser's depth limit) of 200 000 empty elements and
+    // two short words: each wrapper is short enough to be a placeholder, and none is walked
+    // through: a placeholder has a few nodes.
+    let wrapped = format!(
+        "<main><p>{PROSE}</p>{}{}Loading soon",
+        "<div>".repeat(400),
+        "<b></b>".repeat(200_000)
+    );
+    let text = read(&wrapped);
+    assert!(text.contains("running text") && text.contains("Loading soon"));
 }
 
 #[test]
