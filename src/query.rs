@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::aria::name::Names;
 use crate::aria::roles::input_type;
 use crate::document::Document;
-use crate::parse::{Dom, NodeData, NodeId};
+use crate::parse::{push_in_order, Dom, NodeData, NodeId};
 
 /// What to ask about a ref.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -344,17 +344,13 @@ impl HtmlSerialize for Subtree<'_> {
                         stack.push(Step::Close(el.name()));
                         // Template contents live in their own fragment.
                         let parent = el.template_contents().unwrap_or(id);
-                        let start = stack.len();
-                        stack.extend(self.dom.children(parent).map(Step::Open));
-                        stack[start..].reverse();
+                        push_in_order(&mut stack, self.dom.children(parent).map(Step::Open));
                     }
                     NodeData::Text(t) => ser.write_text(self.dom.str(*t))?,
                     NodeData::Comment(c) => ser.write_comment(self.dom.str(*c))?,
                     NodeData::Doctype => ser.write_doctype("html")?,
                     NodeData::Document => {
-                        let start = stack.len();
-                        stack.extend(self.dom.children(id).map(Step::Open));
-                        stack[start..].reverse();
+                        push_in_order(&mut stack, self.dom.children(id).map(Step::Open));
                     }
                 },
             }

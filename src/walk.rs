@@ -21,7 +21,7 @@ use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
 use crate::content::Member;
-use crate::parse::{Dom, Element, NodeData, NodeId, Threads};
+use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId, Threads};
 use crate::style::{ElementStyle, StyleOptions, Styles};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf, TextTransform};
 use crate::tree::{
@@ -562,11 +562,11 @@ impl<'c, 'a> Walker<'c, 'a> {
     /// Queues `first` and every sibling after it.
     fn push_run(&mut self, first: NodeId, vis_hidden: bool) {
         let dom = self.cx.dom;
-        let start = self.stack.len();
         let run = std::iter::successors(Some(first), |&c| dom.node(c).next_sibling);
-        self.stack
-            .extend(run.map(|id| Work::Enter { id, vis_hidden }));
-        self.stack[start..].reverse();
+        push_in_order(
+            &mut self.stack,
+            run.map(|id| Work::Enter { id, vis_hidden }),
+        );
     }
 
     /// Adds the helper's piece where its run would have been walked.

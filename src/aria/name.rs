@@ -15,7 +15,7 @@ use html5ever::local_name;
 use super::hidden::{self, closed_details_summary, subtree_hidden_styled};
 use super::roles::{self, allows_name_from_content, input_type, is_range, prohibits_naming};
 use super::Index;
-use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
 use crate::style::ElementStyle;
 use crate::text::{normalize, TextBuf};
 
@@ -584,7 +584,7 @@ impl<'a> Names<'a> {
         }
     }
 
-    /// Pushes the rendered children of `id` in reverse, so they pop in document order.
+    /// Pushes the rendered children of `id` so they pop in document order.
     fn push_children<W>(
         &self,
         id: NodeId,
@@ -596,17 +596,13 @@ impl<'a> Names<'a> {
             .dom
             .element(id)
             .and_then(|el| closed_details_summary(self.dom, id, el));
-        let start = stack.len();
         match only {
             Some(Some(summary)) => stack.push(make(summary, vis_hidden)),
             Some(None) => {}
-            None => {
-                // Template contents are never rendered; `children` never reaches them since
-                // they hang off the template element, not under it.
-                stack.extend(self.dom.children(id).map(|c| make(c, vis_hidden)));
-            }
+            // Template contents are never rendered; `children` never reaches them since they
+            // hang off the template element, not under it.
+            None => push_in_order(stack, self.dom.children(id).map(|c| make(c, vis_hidden))),
         }
-        stack[start..].reverse();
     }
 }
 

@@ -15,7 +15,7 @@ use super::structured::{is_json_ld, is_microdata_product};
 use super::Cleaning;
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::Index;
-use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
 use crate::style::Styles;
 use crate::text::TextBuf;
 
@@ -466,14 +466,6 @@ fn may_be_unlikely(el: Element<'_>) -> bool {
 /// `<main>`, or an element whose role is `main`: the page's own word on its content.
 pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
-}
-
-/// Pushes `items` (children, in document order) on a walk's stack so that they pop in
-/// that order.
-fn push_in_order<T>(stack: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
-    let start = stack.len();
-    stack.extend(items);
-    stack[start..].reverse();
 }
 
 /// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden

@@ -563,6 +563,15 @@ impl Iterator for Children<'_> {
     }
 }
 
+/// Pushes `items` (children, in document order) on a walk's stack so that they pop in
+/// that order: the explicit-stack walks of every stage use it instead of recursing, which a
+/// page nested 100 000 deep would overflow.
+pub(crate) fn push_in_order<T>(stack: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
+    let start = stack.len();
+    stack.extend(items);
+    stack[start..].reverse();
+}
+
 /// Pre-order iterator over the descendants of a node, following links (no recursion, no stack:
 /// the way back up is the parent pointer).
 pub struct Descendants<'a> {

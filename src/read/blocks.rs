@@ -10,7 +10,7 @@ use html5ever::local_name;
 
 use crate::aria::Index;
 use crate::content::{heading_level, is_block, Page};
-use crate::parse::{Element, NodeData, NodeId};
+use crate::parse::{push_in_order, Element, NodeData, NodeId};
 use crate::text::{is_html_space, truncate_with_ellipsis};
 
 /// Longest cell and code line, in characters.
@@ -236,9 +236,7 @@ impl<'p> Extract<'p> {
         self.last = self.last.max(at);
         if let Some(exit) = exit {
             stack.push(Work::Exit(exit));
-            let start = stack.len();
-            stack.extend(dom.children(id).map(Work::Enter));
-            stack[start..].reverse();
+            push_in_order(stack, dom.children(id).map(Work::Enter));
         }
     }
 
