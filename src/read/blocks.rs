@@ -20,6 +20,8 @@ const MAX_CODE_LINE_CHARS: usize = 500;
 const MAX_CODE_LINES: usize = 300;
 const MAX_COLUMNS: usize = 20;
 const MAX_ROWS: usize = 300;
+/// A term longer than this is a heading of its own, not a field's name.
+const MAX_TERM_CHARS: usize = 80;
 
 /// One block of output: one line, or several for code and a table's header row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +104,15 @@ enum Exit {
     Row,
     Cell,
     Figure,
+    /// A `dt`: the blocks there were before it.
+    Term {
+        before: usize,
+    },
+    /// A `dd`: the blocks there were before it, and the block its term wrote.
+    Definition {
+        before: usize,
+        term: Option<usize>,
+    },
 }
 
 enum Work {
@@ -144,6 +155,8 @@ pub(super) struct Extract<'p> {
     images: std::collections::HashSet<String>,
     /// Each figure's shown caption, letters and digits only (`caption_says`).
     captions: foldhash::HashMap<NodeId, Option<String>>,
+    /// The block the last `dt` wrote, for its `dd` to join.
+    term: Option<usize>,
 }
 
 /// A caption longer than this is no copy of an alt text (and comparing each image with it
@@ -176,6 +189,7 @@ impl<'p> Extract<'p> {
             figures: 0,
             images: std::collections::HashSet::new(),
             captions: foldhash::HashMap::default(),
+            term: None,
         }
     }
 
@@ -335,6 +349,19 @@ impl<'p> Extract<'p> {
                 }
                 Exit::Item
             }
+            local_name!("dt") if !self.inline_only() => {
+                self.flush();
+                Exit::Term {
+                    before: self.blocks.len(),
+                }
+            }
+            local_name!("dd") if !self.inline_only() => {
+                self.flush();
+                Exit::Definition {
+                    before: self.blocks.len(),
+                    term: self.term.take(),
+                }
+            }
             local_name!("blockquote") if !self.inline_only() => {
                 self.flush();
                 self.quotes += 1;
@@ -351,12 +378,13 @@ impl<'p> Extract<'p> {
             local_name!("tr") if self.cell.is_none() && !self.tables.is_empty() => {
                 self.flush();
                 self.start = Some(self.pos(id));
-                self.row = Some((Vec::new(), false, Vec::new()));
+                self.row = Some((Vec::new(), true, Vec::new()));
                 Exit::Row
             }
             local_name!("td") | local_name!("th") if self.cell.is_none() && self.row.is_some() => {
                 if let Some(row) = &mut self.row {
-                    row.1 |= el.is_html(&local_name!("th"));
+                    // A header row is all header cells: a `th` beside `td`s names its row.
+                    row.1 &= el.is_html(&local_name!("th"));
                 }
                 self.cell = Some(Line::default());
                 Exit::Cell
@@ -394,6 +422,16 @@ impl<'p> Extract<'p> {
             Exit::Heading => {
                 self.flush();
                 self.heading = None;
+            }
+            Exit::Term { before } => {
+                self.flush();
+                self.term = (self.blocks.len() == before + 1).then_some(before);
+            }
+            Exit::Definition { before, term } => {
+                self.flush();
+                if let Some(term) = term {
+                    self.join_definition(term, before);
+                }
             }
             Exit::List => {
                 self.flush();
@@ -482,6 +520,33 @@ impl<'p> Extract<'p> {
                 }
             }
         }
+    }
+
+    /// A term and its definition, each one short line of plain text right after the other
+    /// (a specification's `<dt>Weight</dt><dd>1.2 kg</dd>`), read as one line: `Weight:
+    /// 1.2 kg`. A long term, a definition of several blocks, or a list inside a list or a
+    /// quote (whose lines carry markers) keeps its lines.
+    fn join_definition(&mut self, term: usize, before: usize) {
+        let joinable = |b: &Block| !b.code && !b.text.contains('\n');
+        if term + 1 != before
+            || self.blocks.len() != before + 1
+            || !self.lists.is_empty()
+            || self.quotes > 0
+            || !joinable(&self.blocks[term])
+            || !joinable(&self.blocks[before])
+            || self.blocks[term].text.chars().count() > MAX_TERM_CHARS
+        {
+            return;
+        }
+        let Some(definition) = self.blocks.pop() else {
+            return;
+        };
+        let term = &mut self.blocks[term];
+        let colon = if term.text.ends_with(':') { " " } else { ": " };
+        term.text.push_str(colon);
+        term.text.push_str(&definition.text);
+        term.refs.extend(definition.refs);
+        term.end = definition.end;
     }
 
     fn finish_row(&mut self) {

@@ -166,6 +166,29 @@ fn placeholders_are_not_read() {
     assert!(!text.contains("ADVERTISEMENT"), "{text}");
 }
 
+/// A specification as a definition list or a table of named rows: each field reads as its
+/// name and value on one line, and a row whose first cell is a `th` beside `td`s is no
+/// header row. A term whose definition is several blocks keeps its lines.
+#[test]
+fn specifications_read_as_names_and_values() {
+    let prose = PROSE.repeat(10);
+    let html = format!(
+        "<article><h1>Widget</h1><p>{prose}</p><h2>Specifications</h2>\
+         <dl><dt>Weight</dt><dd>1.2 kg</dd><dt>Colour:</dt><dd><a href=/c>Black</a></dd>\
+         <dt>Care</dt><dd><p>Wipe clean.</p><p>Do not soak.</p></dd></dl>\
+         <table><tr><th>Width</th><td>30 cm</td></tr><tr><th>Height</th><td>20 cm</td></tr></table>\
+         <table><tr><th>Size</th><th>Chest</th></tr><tr><td>M</td><td>96 cm</td></tr></table>\
+         <p>{prose}</p></article>"
+    );
+    let text = read(&html);
+    let lines = body(&text);
+    assert!(lines.contains(&"Weight: 1.2 kg"), "{text}");
+    assert!(lines.contains(&"Colour: [Black](e3)"), "{text}");
+    assert_in_order(&text, &["\nCare\nWipe clean.\nDo not soak.\n"]);
+    assert_in_order(&text, &["| Width | 30 cm |\n| Height | 20 cm |"]);
+    assert_in_order(&text, &["| Size | Chest |\n| --- | --- |\n| M | 96 cm |"]);
+}
+
 /// A landing page: sections side by side under the body, none holding much of the page's
 /// prose. The page is its sections in order, not the one with the most commas (its FAQ).
 #[test]
