@@ -1071,6 +1071,9 @@ impl<'a> Page<'a> {
             a.heading_text as f32 / a.text as f32
         };
         let density = a.link_density();
+        // The link rules spare a block of headings (ours): a post's author cell, its name
+        // linked in an `h4`, is no link list, and a heading is never left out by its class
+        // either.
         (img > 1.0 && p / img < 0.5 && !in_figure)
             || (!is_list && li > p)
             || (a.inputs as f32 > (p / 3.0).floor())
@@ -1079,8 +1082,8 @@ impl<'a> Page<'a> {
                 && a.text < 25
                 && (a.images == 0 || a.images > 2)
                 && !in_figure)
-            || (!is_list && weight < 25.0 && density > 0.2)
-            || (weight >= 25.0 && density > 0.5)
+            || (!is_list && weight < 25.0 && density > 0.2 && heading_density < 0.9)
+            || (weight >= 25.0 && density > 0.5 && heading_density < 0.9)
     }
 
     /// Whether the shown text of `id` is only an ad label or a loading placeholder

@@ -822,6 +822,30 @@ fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
     assert!(!text.contains("Shooting film"), "{text}");
 }
 
+/// A post's author cell that is its headings (XenForo 2: the name in an `h4` link, the
+/// member's title in an `h5`) is no link list to the conditional cleaning, however few its
+/// words: a block of headings is kept as the headings are.
+#[test]
+fn a_posts_author_headings_are_read_with_it() {
+    let prose = PROSE.repeat(6);
+    let post = |n: u32, author: &str| {
+        format!(
+            "<article class=message id=js-post-{n}><div class=message-inner>\
+             <div class=message-cell><h4 class=message-name><a href=/u/{author}>{author}</a></h4>\
+             <h5 class=userTitle>New member</h5></div>\
+             <div class=message-cell><div class=bbWrapper>Post {n}: {prose}</div></div>\
+             </div></article>"
+        )
+    };
+    let html = format!(
+        "<body><div class=block-body>{}{}</div></body>",
+        post(1, "alice"),
+        post(2, "bob")
+    );
+    let text = read(&html);
+    assert_in_order(&text, &["alice", "Post 1:", "bob", "Post 2:"]);
+}
+
 /// A thread whose first post is long and whose replies are short (XenForo's `ol.messageList`
 /// of `li.message`, the first marked as the thread author's): the first post holds most of
 /// the page's prose, but the thread is every post, which forum software numbers
