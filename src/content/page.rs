@@ -66,6 +66,8 @@ pub(crate) struct Agg {
     pub code_text: u32,
     /// Text inside lists (`ul`, `ol`).
     list_text: u32,
+    /// Text inside `<time>` elements.
+    time_text: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,
     own_commas: u32,
@@ -826,6 +828,7 @@ impl<'a> Page<'a> {
             match *el.local() {
                 local_name!("pre") => a.code_text = a.text,
                 local_name!("ul") | local_name!("ol") => a.list_text = a.text,
+                local_name!("time") => a.time_text = a.text,
                 _ => {}
             }
             if let Some(level) = heading_level(el) {
@@ -881,6 +884,7 @@ impl<'a> Page<'a> {
         pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
         pa.code_text = pa.code_text.saturating_add(a.code_text);
         pa.list_text = pa.list_text.saturating_add(a.list_text);
+        pa.time_text = pa.time_text.saturating_add(a.time_text);
         if !block {
             pa.own_text = pa.own_text.saturating_add(a.text);
             pa.own_commas = pa.own_commas.saturating_add(a.commas);
@@ -1070,10 +1074,12 @@ impl<'a> Page<'a> {
         } else {
             a.heading_text as f32 / a.text as f32
         };
+        // The link rules spare a block of headings or a date (ours): a post's author cell, its
+        // name linked in an `h4`, and its date, a permalink around a `<time>`, are no link
+        // list (a heading is never left out by its class either).
+        let spared = heading_density >= 0.9
+            || (a.time_text > 0 && a.time_text as u64 * 10 >= a.text as u64 * 9);
         let density = a.link_density();
-        // The link rules spare a block of headings (ours): a post's author cell, its name
-        // linked in an `h4`, is no link list, and a heading is never left out by its class
-        // either.
         (img > 1.0 && p / img < 0.5 && !in_figure)
             || (!is_list && li > p)
             || (a.inputs as f32 > (p / 3.0).floor())
@@ -1082,8 +1088,8 @@ impl<'a> Page<'a> {
                 && a.text < 25
                 && (a.images == 0 || a.images > 2)
                 && !in_figure)
-            || (!is_list && weight < 25.0 && density > 0.2 && heading_density < 0.9)
-            || (weight >= 25.0 && density > 0.5 && heading_density < 0.9)
+            || (!is_list && weight < 25.0 && density > 0.2 && !spared)
+            || (weight >= 25.0 && density > 0.5 && !spared)
     }
 
     /// Whether the shown text of `id` is only an ad label or a loading placeholder

@@ -823,8 +823,9 @@ fn a_forum_thread_reads_every_post_with_author_and_date_without_signatures() {
 }
 
 /// A post's author cell that is its headings (XenForo 2: the name in an `h4` link, the
-/// member's title in an `h5`) is no link list to the conditional cleaning, however few its
-/// words: a block of headings is kept as the headings are.
+/// member's title in an `h5`) and its date (a permalink around a `<time>`, in a list whose
+/// class says "main") are no link lists to the conditional cleaning, however few their
+/// words.
 #[test]
 fn a_posts_author_headings_are_read_with_it() {
     let prose = PROSE.repeat(6);
@@ -833,7 +834,9 @@ fn a_posts_author_headings_are_read_with_it() {
             "<article class=message id=js-post-{n}><div class=message-inner>\
              <div class=message-cell><h4 class=message-name><a href=/u/{author}>{author}</a></h4>\
              <h5 class=userTitle>New member</h5></div>\
-             <div class=message-cell><div class=bbWrapper>Post {n}: {prose}</div></div>\
+             <div class=message-cell><header><ul class=message-attribution-main>\
+             <li><a href=/p/{n}><time datetime=2024-04-1{n}>Apr 1{n}, 2024</time></a></li></ul>\
+             </header><div class=bbWrapper>Post {n}: {prose}</div></div>\
              </div></article>"
         )
     };
@@ -843,7 +846,17 @@ fn a_posts_author_headings_are_read_with_it() {
         post(2, "bob")
     );
     let text = read(&html);
-    assert_in_order(&text, &["alice", "Post 1:", "bob", "Post 2:"]);
+    assert_in_order(
+        &text,
+        &[
+            "alice",
+            "Apr 11, 2024",
+            "Post 1:",
+            "bob",
+            "Apr 12, 2024",
+            "Post 2:",
+        ],
+    );
 }
 
 /// A thread whose first post is long and whose replies are short (XenForo's `ol.messageList`
