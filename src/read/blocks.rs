@@ -42,6 +42,9 @@ struct Line {
     out: String,
     pending_space: bool,
     refs: Vec<u32>,
+    /// Where the text of the link last opened starts: a space there (the whitespace before
+    /// an avatar's image, `<a> <img alt=Rabbids></a>`) is not written, `[Rabbids]`.
+    link_text: Option<usize>,
 }
 
 impl Line {
@@ -58,9 +61,10 @@ impl Line {
         }
     }
 
-    /// Writes a pending space before what comes next (not at the start of the line).
+    /// Writes a pending space before what comes next (not at the start of the line, nor at
+    /// the start of a link's text).
     fn glue_space(&mut self) {
-        if self.pending_space && !self.out.is_empty() {
+        if self.pending_space && !self.out.is_empty() && self.link_text != Some(self.out.len()) {
             self.out.push(' ');
         }
         self.pending_space = false;
@@ -320,6 +324,7 @@ impl<'p> Extract<'p> {
                     line.glue_space();
                     line.out.push('[');
                     let inner = line.out.len();
+                    line.link_text = Some(inner);
                     Exit::Link {
                         ref_,
                         mark,

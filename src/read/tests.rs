@@ -336,6 +336,17 @@ fn empty_links_and_images_without_alt_leave_no_marks() {
     assert!(!body(&text).concat().contains('['), "{text}");
 }
 
+/// Whitespace at the start of a link's text (before an avatar's image) is not written
+/// inside its brackets; the space before the link stays.
+#[test]
+fn a_links_text_starts_with_its_first_word() {
+    let html = format!(
+        "<div><p>{PROSE} Posted by <a href=/u/r>\n  <img src=r.png alt=Rabbids> </a> today.</p></div>"
+    );
+    let text = read(&html);
+    assert!(text.contains("Posted by [Rabbids](e1) today."), "{text}");
+}
+
 #[test]
 fn a_gallery_reads_each_picture_once() {
     // Thumbnails, then the same pictures full size: the second copy of an alt text says
