@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use html5ever::{local_name, LocalName};
 
-use super::structured::{is_json_ld, is_microdata_product};
+use super::structured::{is_json_ld, is_microdata_product, is_microdata_thread};
 use super::Cleaning;
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::Index;
@@ -1303,6 +1303,9 @@ impl<'a> Page<'a> {
         if let Some(run) = self.post_run(best) {
             best = run;
         }
+        if let Some(thread) = self.thread_scope(best) {
+            best = thread;
+        }
         Some(Main {
             top: best,
             parts: self.join_siblings(best),
@@ -1345,6 +1348,21 @@ impl<'a> Page<'a> {
             id = parent;
         }
         None
+    }
+
+    /// The element the page's microdata names as the thread (a `Question`, a
+    /// `DiscussionForumPosting`) around the content chosen: on a Q&A page the answers hold
+    /// most of the prose and the question sits beside them, its first post, under the
+    /// thread's scope with the thread's title. Not the body, nor an element that is mostly
+    /// links.
+    fn thread_scope(&self, run: NodeId) -> Option<NodeId> {
+        let itemtype = LocalName::from("itemtype");
+        self.dom
+            .ancestors(run)
+            .take_while(|&(id, _)| id != self.body)
+            .find(|&(_, el)| is_microdata_thread(el, &itemtype))
+            .map(|(id, _)| id)
+            .filter(|&id| self.agg[id.index()].link_density() < 0.5)
     }
 
     /// Text outside links.

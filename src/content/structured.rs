@@ -35,10 +35,24 @@ pub(super) fn is_json_ld(el: Element<'_>) -> bool {
 
 /// Whether an element is a microdata product (`itemtype` ending in `/Product`).
 pub(super) fn is_microdata_product(el: Element<'_>, itemtype: &LocalName) -> bool {
+    has_microdata_type(el, itemtype, PRODUCT_TYPES)
+}
+
+/// schema.org types of a thread: the question with its answers (Stack Exchange's
+/// `itemtype=https://schema.org/Question` holds both), or a discussion with its replies.
+const THREAD_TYPES: &[&str] = &["Question", "DiscussionForumPosting"];
+
+/// Whether an element is a microdata thread ([`THREAD_TYPES`]).
+pub(super) fn is_microdata_thread(el: Element<'_>, itemtype: &LocalName) -> bool {
+    has_microdata_type(el, itemtype, THREAD_TYPES)
+}
+
+/// Whether one of the element's `itemtype` URLs ends in one of `types`.
+fn has_microdata_type(el: Element<'_>, itemtype: &LocalName, types: &[&str]) -> bool {
     el.attr(itemtype).is_some_and(|t| {
         t.split_ascii_whitespace().any(|t| {
             let t = t.trim_end_matches('/');
-            PRODUCT_TYPES
+            types
                 .iter()
                 .any(|p| t.rsplit('/').next().is_some_and(|last| last == *p))
         })

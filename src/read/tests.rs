@@ -870,6 +870,42 @@ fn a_posts_author_headings_are_read_with_it() {
     );
 }
 
+/// A Q&A page (Stack Exchange's markup): the answers hold most of the prose, and the
+/// question sits beside them under the element the page's microdata names the `Question`.
+/// The question is the thread's first post: it is read, before its answers.
+#[test]
+fn a_question_is_read_with_its_answers() {
+    let answer = |n: u32| {
+        format!(
+            "<div id=answer-{n} class=answer itemprop=suggestedAnswer itemscope \
+             itemtype=https://schema.org/Answer><div class=s-prose><p>Answer {n}: {}</p>\
+             </div></div>",
+            PROSE.repeat(8)
+        )
+    };
+    let html = format!(
+        "<body><header><a href=/>Seasoned Advice</a></header>\
+         <div id=content itemprop=mainEntity itemscope itemtype=https://schema.org/Question>\
+         <h1 itemprop=name>Catering for the first time?</h1><div id=mainbar role=main>\
+         <div id=question class=question><div class=s-prose><p>I am starting a catering \
+         service, and my first event is for forty people.</p></div></div>\
+         <div id=answers><h2>2 Answers</h2>{}{}</div></div></div></body>",
+        answer(1),
+        answer(2)
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "Catering for the first time?",
+            "I am starting a catering",
+            "Answer 1:",
+            "Answer 2:",
+        ],
+    );
+    assert!(!text.contains("Seasoned Advice"), "{text}");
+}
+
 /// A thread whose first post is long and whose replies are short (XenForo's `ol.messageList`
 /// of `li.message`, the first marked as the thread author's): the first post holds most of
 /// the page's prose, but the thread is every post, which forum software numbers
