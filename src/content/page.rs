@@ -68,6 +68,8 @@ pub(crate) struct Agg {
     list_text: u32,
     /// Text inside `<time>` elements.
     time_text: u32,
+    /// `<table>` elements inside (not counting the element itself).
+    pub tables: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,
     own_commas: u32,
@@ -885,6 +887,8 @@ impl<'a> Page<'a> {
         pa.code_text = pa.code_text.saturating_add(a.code_text);
         pa.list_text = pa.list_text.saturating_add(a.list_text);
         pa.time_text = pa.time_text.saturating_add(a.time_text);
+        let table = u32::from(html && *el.local() == local_name!("table"));
+        pa.tables = pa.tables.saturating_add(a.tables + table);
         if !block {
             pa.own_text = pa.own_text.saturating_add(a.text);
             pa.own_commas = pa.own_commas.saturating_add(a.commas);

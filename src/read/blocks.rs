@@ -372,7 +372,14 @@ impl<'p> Extract<'p> {
                 self.quotes += 1;
                 Exit::Quote
             }
-            local_name!("table") if self.cell.is_none() && !self.index.is_layout_table(id) => {
+            // A table of tables is laid out with tables, whatever the accessibility tree
+            // calls it (Chromium's 20 rows make Hacker News's comment tree a data table): its
+            // cells read as blocks, a comment whole, not as a row cut at 300 characters.
+            local_name!("table")
+                if self.cell.is_none()
+                    && !self.index.is_layout_table(id)
+                    && self.page.agg[id.index()].tables == 0 =>
+            {
                 self.flush();
                 self.tables.push(Table {
                     rows: 0,

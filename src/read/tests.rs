@@ -189,6 +189,41 @@ fn specifications_read_as_names_and_values() {
     assert_in_order(&text, &["| Size | Chest |\n| --- | --- |\n| M | 96 cm |"]);
 }
 
+/// A table of tables is laid out with tables (Hacker News's comment tree: a row per
+/// comment, over 20 rows, so a data table to Chromium's heuristic): each comment reads whole,
+/// as blocks, not as a table row cut at 300 characters. A table of data stays a table.
+#[test]
+fn a_table_of_tables_reads_as_blocks() {
+    let long = PROSE.repeat(4);
+    let comments: String = (1..=25)
+        .map(|n| {
+            format!(
+                "<tr class=comtr><td><table><tr><td class=ind></td><td class=default>\
+                 <span class=comhead><a href=/u{n}>user{n}</a></span>\
+                 <div class=commtext>Comment {n}: {long} End {n}.</div></td></tr></table></td></tr>"
+            )
+        })
+        .collect();
+    let rows: String = (1..=25)
+        .map(|n| format!("<tr><td>Row {n}</td><td>{n} kg</td></tr>"))
+        .collect();
+    let html = format!("<body><table class=comment-tree>{comments}</table></body>");
+    let text = read_with(
+        &html,
+        &ReadOptions {
+            max_chars_total: 1_000_000,
+            ..ReadOptions::default()
+        },
+    )
+    .text;
+    assert_in_order(&text, &["Comment 1:", "End 1.", "Comment 25:", "End 25."]);
+    assert!(!text.contains("| Comment"), "{text}");
+    let text = read(&format!(
+        "<article><p>{long}</p><table>{rows}</table></article>"
+    ));
+    assert!(text.contains("| Row 7 | 7 kg |"), "{text}");
+}
+
 /// A landing page: sections side by side under the body, none holding much of the page's
 /// prose. The page is its sections in order, not the one with the most commas (its FAQ).
 #[test]
