@@ -42,8 +42,9 @@ struct Line {
     out: String,
     pending_space: bool,
     refs: Vec<u32>,
-    /// Where the text of the link last opened starts: a space there (the whitespace before
-    /// an avatar's image, `<a> <img alt=Rabbids></a>`) is not written, `[Rabbids]`.
+    /// Where the text of the link just opened starts, until its first word: a space there
+    /// (the whitespace before an avatar's image, `<a> <img alt=Rabbids></a>`) is not
+    /// written, `[Rabbids]`.
     link_text: Option<usize>,
 }
 
@@ -64,7 +65,8 @@ impl Line {
     /// Writes a pending space before what comes next (not at the start of the line, nor at
     /// the start of a link's text).
     fn glue_space(&mut self) {
-        if self.pending_space && !self.out.is_empty() && self.link_text != Some(self.out.len()) {
+        let opens_link = self.link_text.take() == Some(self.out.len());
+        if self.pending_space && !self.out.is_empty() && !opens_link {
             self.out.push(' ');
         }
         self.pending_space = false;
@@ -488,6 +490,7 @@ impl<'p> Extract<'p> {
                     return;
                 }
                 let line = self.cur();
+                line.link_text = None;
                 if line.out.get(inner..).is_none_or(|t| t.trim().is_empty()) {
                     // Nothing visible inside (an icon, a space): no brackets.
                     let spaced = line.out.len() > inner;

@@ -380,6 +380,10 @@ fn a_links_text_starts_with_its_first_word() {
     );
     let text = read(&html);
     assert!(text.contains("Posted by [Rabbids](e1) today."), "{text}");
+    // A link that shows nothing leaves no brackets, and the spaces after it stay.
+    let html = format!("<div><p>{PROSE} Save it <a href=/w> </a>+ wish list now.</p></div>");
+    let text = read(&html);
+    assert!(text.contains("Save it + wish list now."), "{text}");
 }
 
 #[test]
