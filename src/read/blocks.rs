@@ -489,10 +489,14 @@ impl<'p> Extract<'p> {
                     // reads as a card).
                     return;
                 }
+                let in_heading = self.heading.is_some();
                 let line = self.cur();
                 line.link_text = None;
-                if line.out.get(inner..).is_none_or(|t| t.trim().is_empty()) {
-                    // Nothing visible inside (an icon, a space): no brackets.
+                let text = line.out.get(inner..).unwrap_or_default();
+                if text.trim().is_empty() || (in_heading && is_permalink_mark(text)) {
+                    // Nothing visible inside (an icon, a space): no brackets. Nor for a
+                    // heading's permalink, a mark shown on hover that says nothing the
+                    // heading's own ref does not.
                     let spaced = line.out.len() > inner;
                     line.out.truncate(mark);
                     line.pending_space |= pending || spaced;
@@ -771,6 +775,21 @@ impl<'p> Extract<'p> {
             code,
         });
     }
+}
+
+/// Marks that documentation generators put after a heading as its permalink, shown on
+/// hover: Sphinx's and MkDocs' pilcrow, rustdoc's section sign, a hash, a link symbol.
+const PERMALINK_MARKS: &[&str] = &["¶", "§", "#", "🔗", "⚓"];
+
+/// Whether a link's text is only a permalink mark (zero-width characters and spaces aside).
+fn is_permalink_mark(text: &str) -> bool {
+    let mark: String = text
+        .chars()
+        .filter(|c| {
+            !c.is_whitespace() && !matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+        })
+        .collect();
+    mark.is_empty() || PERMALINK_MARKS.contains(&mark.as_str())
 }
 
 /// The leading whitespace all non-empty lines share (the same characters, so that tabs and

@@ -93,6 +93,30 @@ fn boilerplate_stays_out() {
     assert_eq!(body(&text).len(), 2, "{text}");
 }
 
+/// A heading's permalink (Sphinx's `a.headerlink` pilcrow, rustdoc's section sign, shown on
+/// hover) says nothing the heading's own ref does not: it is not written. A link of other
+/// words in a heading stays.
+#[test]
+fn a_headings_permalink_mark_is_not_read() {
+    let html = format!(
+        "<article><h1>Coroutines and Tasks<a class=headerlink href=#tasks>¶</a></h1>\
+         <p>{PROSE}</p><h2>Awaitables <a href=#aw>\u{200B}§</a></h2><p>{PROSE}</p>\
+         <h3>fn unit() -> <a href=/unit>()</a></h3><p>{PROSE}</p></article>"
+    );
+    let lines: Vec<String> = body(&read(&html)).iter().map(|l| l.to_string()).collect();
+    assert_eq!(lines[0], "# Coroutines and Tasks [ref=e1]", "{lines:?}");
+    assert!(
+        lines.contains(&"## Awaitables [ref=e3]".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("### fn unit() -> [()](e")),
+        "{lines:?}"
+    );
+}
+
 /// Readability's unlikely classes ("header", "menu", "social"…) name a page's chrome, not
 /// its headings: an API reference's `<h4 class="code-header">` is the signature its prose
 /// describes, and a "header" block around it still goes.
