@@ -66,9 +66,38 @@ struct Product {
     description: Option<String>,
 }
 
-/// The first JSON-LD product with a description (or at least a name).
-fn json_ld_product(dom: &Dom, scripts: &[NodeId]) -> Option<Product> {
-    let mut found: Option<Product> = None;
+/// schema.org types that say a page is something other than a product's page: an article
+/// or post (a shop's blog post has product widgets with add-to-cart buttons), a recipe, a
+/// thread, a category or results page. Site-wide types (`WebSite`, `Organization`,
+/// `BreadcrumbList`, `WebPage`, `ItemPage`) say nothing of the kind.
+const OTHER_KINDS: &[&str] = &[
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "LiveBlogPosting",
+    "ScholarlyArticle",
+    "TechArticle",
+    "Report",
+    "Recipe",
+    "HowTo",
+    "QAPage",
+    "DiscussionForumPosting",
+    "CollectionPage",
+    "SearchResultsPage",
+];
+
+/// What a page's JSON-LD says of it.
+#[derive(Default)]
+struct JsonLd {
+    /// The first product with a description (or at least a name).
+    product: Option<Product>,
+    /// A type of [`OTHER_KINDS`] is declared.
+    other_kind: bool,
+}
+
+/// Reads the page's JSON-LD scripts.
+fn json_ld(dom: &Dom, scripts: &[NodeId]) -> JsonLd {
+    let mut found = JsonLd::default();
     for &script in scripts {
         let mut text = String::new();
         for c in dom.children(script) {
@@ -87,14 +116,22 @@ fn json_ld_product(dom: &Dom, scripts: &[NodeId]) -> Option<Product> {
             match v {
                 Value::Array(items) => stack.extend(items.iter().rev()),
                 Value::Object(map) => {
-                    let typed = |t: &Value| match t {
-                        Value::String(s) => PRODUCT_TYPES.contains(&s.as_str()),
-                        Value::Array(a) => a
-                            .iter()
-                            .any(|t| t.as_str().is_some_and(|s| PRODUCT_TYPES.contains(&s))),
-                        _ => false,
+                    let typed = |types: &[&str]| {
+                        map.get("@type").is_some_and(|t| match t {
+                            Value::String(s) => types.contains(&s.as_str()),
+                            Value::Array(a) => a
+                                .iter()
+                                .any(|t| t.as_str().is_some_and(|s| types.contains(&s))),
+                            _ => false,
+                        })
                     };
-                    if map.get("@type").is_some_and(typed) {
+                    found.other_kind |= typed(OTHER_KINDS);
+                    if typed(PRODUCT_TYPES)
+                        && found
+                            .product
+                            .as_ref()
+                            .is_none_or(|p| p.description.is_none())
+                    {
                         let text_of = |k: &str| {
                             map.get(k)
                                 .and_then(Value::as_str)
@@ -105,10 +142,9 @@ fn json_ld_product(dom: &Dom, scripts: &[NodeId]) -> Option<Product> {
                             name: text_of("name"),
                             description: text_of("description"),
                         };
-                        if product.description.is_some() {
-                            return Some(product);
+                        if product.description.is_some() || found.product.is_none() {
+                            found.product = Some(product);
                         }
-                        found.get_or_insert(product);
                     }
                     stack.extend(map.values().rev());
                 }
@@ -214,9 +250,13 @@ fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
     }
     // The page says what it is: a product shown as its `h1`, or something else (a shop's
     // blog post, whose product widgets have add-to-cart buttons too: growing it to one cost
-    // an article 0.99 -> 0.88 on web2025), which is left alone.
+    // an article 0.99 -> 0.88 on web2025), which is left alone. JSON-LD of neither (the
+    // site's `WebSite`, `BreadcrumbList`, `ItemPage`) leaves it to the add-to-cart control.
     let dom = page.dom;
-    let product = json_ld_product(dom, &page.json_ld)?;
+    let ld = json_ld(dom, &page.json_ld);
+    let Some(product) = ld.product else {
+        return if ld.other_kind { None } else { by_control() };
+    };
     let heading = named_heading(page, &product)?;
     // The name and the start of the description, where both are shown; a product whose
     // description is not (it sits in a closed sheet or tab) is found by its add-to-cart

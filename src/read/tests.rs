@@ -357,6 +357,25 @@ fn a_product_without_structured_data_reads_from_its_name() {
     );
     assert_in_order(&text, &["# Steel Kettle 1.7 l", "$39.00", "Great kettle"]);
     assert!(!text.contains("brushed steel"), "{text}");
+
+    // JSON-LD that every page of the site carries (the site, the breadcrumbs, the page as
+    // an `ItemPage`) says nothing of the kind of page: the control still finds the product.
+    // An article's JSON-LD does: a blog post's product widget is not its content.
+    let site = |kind: &str| {
+        format!(
+            r#"<script type="application/ld+json">{{"@context":"https://schema.org","@graph":[
+            {{"@type":"WebSite","name":"Kettles"}},{{"@type":"BreadcrumbList"}},
+            {{"@type":"{kind}","name":"Steel Kettle 1.7 l"}}]}}</script>"#
+        )
+    };
+    let description = "<div class=desc><p>Boils 1.7 litres in three minutes.</p></div>";
+    let text = page(&site("ItemPage"), description);
+    assert_in_order(
+        &text,
+        &["# Steel Kettle 1.7 l", "$39.00", "Boils 1.7 litres"],
+    );
+    let text = page(&site("BlogPosting"), description);
+    assert!(!text.contains("# Steel Kettle 1.7 l"), "{text}");
 }
 
 #[test]
