@@ -1101,18 +1101,11 @@ impl<'a> Page<'a> {
     /// a subtree of more than [`PLACEHOLDER_NODES`] nodes is not a placeholder, so that
     /// nested wrappers of one short word are not each walked to the bottom.
     fn says_only_placeholder(&self, id: NodeId) -> bool {
-        let dom = self.dom;
-        let mut text = TextBuf::new(MAX_PLACEHOLDER as usize + 1);
-        for (n, d) in dom.descendants(id).enumerate() {
-            if n > PLACEHOLDER_NODES {
-                return false;
-            }
-            if let NodeData::Text(t) = &dom.node(d).data {
-                if !self.text_hidden(d) {
-                    text.push_str(dom.str(*t));
-                }
-            }
+        if self.dom.descendants(id).nth(PLACEHOLDER_NODES).is_some() {
+            return false;
         }
+        let mut text = TextBuf::new(MAX_PLACEHOLDER as usize + 1);
+        self.shown_text(id).for_each(|t| text.push_str(t));
         is_placeholder(text.as_str())
     }
 
@@ -1173,6 +1166,13 @@ impl<'a> Page<'a> {
             push_in_order(&mut stack, dom.children(id));
         }
         out
+    }
+
+    /// The shown text of the subtree of `id`, a text node at a time, in document order.
+    pub(crate) fn shown_text(&self, id: NodeId) -> impl Iterator<Item = &'a str> + '_ {
+        let dom = self.dom;
+        dom.descendants(id)
+            .filter_map(move |d| dom.text(d).filter(|_| !self.text_hidden(d)))
     }
 
     /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
@@ -1359,10 +1359,10 @@ impl<'a> Page<'a> {
     /// most of the prose and the question sits beside them, its first post, under the
     /// thread's scope with the thread's title. Not the body, nor an element that is mostly
     /// links.
-    fn thread_scope(&self, run: NodeId) -> Option<NodeId> {
+    fn thread_scope(&self, top: NodeId) -> Option<NodeId> {
         let itemtype = LocalName::from("itemtype");
         self.dom
-            .ancestors(run)
+            .ancestors(top)
             .take_while(|&(id, _)| id != self.body)
             .find(|&(_, el)| is_microdata_thread(el, &itemtype))
             .map(|(id, _)| id)

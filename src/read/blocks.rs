@@ -651,12 +651,7 @@ impl<'p> Extract<'p> {
             if page.not_shown(caption) {
                 return None;
             }
-            let mut text = String::new();
-            for d in dom.descendants(caption) {
-                if let Some(t) = dom.text(d).filter(|_| !page.text_hidden(d)) {
-                    text.push_str(t);
-                }
-            }
+            let text: String = page.shown_text(caption).collect();
             Some(letters(&text)).filter(|l| l.len() <= MAX_CAPTION_LETTERS)
         });
         let alt = letters(alt);
