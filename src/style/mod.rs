@@ -23,7 +23,8 @@
 //! empty table.
 //!
 //! Below the page's sheets, `frameworks.css`: the hiding classes of common CSS frameworks
-//! (`d-none d-lg-block`, `hidden md:flex`, `ipsHide`), the external sheets most pages link.
+//! (`d-none d-lg-block`, `hidden md:flex`, `ipsHide`) and their closed modals, the external
+//! sheets most pages link.
 //!
 //! Not supported, and why: other external sheets and `@import` (offline, nothing is fetched);
 //! `@container` (needs layout); CSS nesting and `var()` in the properties above (rare in
@@ -348,13 +349,23 @@ impl Styles {
     }
 }
 
-/// The frameworks' hiding classes for one viewport: per class name, its declarations with
-/// their order in [`FRAMEWORKS`]. Every selector there is one class, so all are equally
-/// specific and the later declaration wins: a lookup per class token, without a selector
-/// matcher. Read once per process for the default viewport.
+/// The frameworks' hiding classes for one viewport: per class name, the rules whose selector
+/// holds it first. Every selector there is one class or a compound of classes (`.modal`,
+/// `.modal.is-active`), so a rule matches when all its classes are in the `class` attribute,
+/// and the winner is the most specific, then the later: a lookup per class token, without a
+/// selector matcher. Read once per process for the default viewport.
 #[derive(Clone)]
 struct Frameworks {
-    by_class: foldhash::HashMap<Box<str>, Vec<(u32, Decls)>>,
+    by_class: foldhash::HashMap<Box<str>, Vec<FrameworkRule>>,
+}
+
+/// One rule of [`FRAMEWORKS`], filed under its selector's first class.
+#[derive(Clone)]
+struct FrameworkRule {
+    /// The selector's other classes, all of which the element must carry too.
+    also: Vec<Box<str>>,
+    order: u32,
+    decls: Decls,
 }
 
 impl Frameworks {
@@ -370,15 +381,28 @@ impl Frameworks {
     fn read(viewport: &Viewport) -> Frameworks {
         let mut sheets = Sheets::new(viewport, None);
         sheets.add(FRAMEWORKS);
-        let mut by_class: foldhash::HashMap<Box<str>, Vec<(u32, Decls)>> =
+        let mut by_class: foldhash::HashMap<Box<str>, Vec<FrameworkRule>> =
             foldhash::HashMap::default();
         for rule in sheets.rules {
-            let mut parts = rule.selector.iter_raw_match_order();
-            if let (Some(Component::Class(class)), None) = (parts.next(), parts.next()) {
+            // Only compounds of classes are read (the file holds no other selector; a test
+            // checks every rule is kept).
+            let classes: Option<Vec<Box<str>>> = rule
+                .selector
+                .iter_raw_match_order()
+                .map(|part| match part {
+                    Component::Class(class) => Some(class.as_str().into()),
+                    _ => None,
+                })
+                .collect();
+            if let Some((first, also)) = classes.as_deref().and_then(<[_]>::split_first) {
                 by_class
-                    .entry(class.as_str().into())
+                    .entry(first.clone())
                     .or_default()
-                    .push((rule.order, rule.decls));
+                    .push(FrameworkRule {
+                        also: also.to_vec(),
+                        order: rule.order,
+                        decls: rule.decls,
+                    });
             }
         }
         Frameworks { by_class }
@@ -386,18 +410,25 @@ impl Frameworks {
 
     /// What the frameworks' classes in a `class` attribute declare; `None` for none of them.
     fn decls(&self, class: &str) -> Option<Decls> {
-        let mut found: Vec<(u32, Decls)> = Vec::new();
+        let mut found: Vec<(usize, u32, Decls)> = Vec::new();
         for name in class.split_ascii_whitespace() {
-            if let Some(rules) = self.by_class.get(name) {
-                found.extend_from_slice(rules);
+            for rule in self.by_class.get(name).into_iter().flatten() {
+                if rule
+                    .also
+                    .iter()
+                    .all(|c| class.split_ascii_whitespace().any(|t| t == &**c))
+                {
+                    found.push((rule.also.len(), rule.order, rule.decls));
+                }
             }
         }
         if found.is_empty() {
             return None;
         }
-        found.sort_unstable_by_key(|(order, _)| *order);
+        // Specificity (the number of classes), then order: the last applied wins.
+        found.sort_unstable_by_key(|&(specificity, order, _)| (specificity, order));
         let mut out = Decls::default();
-        for (_, d) in found {
+        for (_, _, d) in found {
             out.display = d.display.or(out.display);
             out.visibility = d.visibility.or(out.visibility);
         }
@@ -684,6 +715,29 @@ mod tests {
         assert!(hidden(
             "<h1>Title</h1><div class='page hidden' data-t><h1>Other</h1></div>"
         ));
+        // A closed modal or popup hides, whatever the order of its classes; a site's own
+        // `modal` box is the site's to show or hide.
+        assert!(hidden("<div class='modal fade' role=dialog data-t>"));
+        assert!(hidden("<div class='fade c-menu modal' data-t>"));
+        assert!(hidden(
+            "<div class='elementor elementor-location-popup' data-t>"
+        ));
+        assert!(!hidden("<div class='modal login_window' data-t>"));
+        assert!(!hidden("<div class='fade' data-t>"));
+    }
+
+    #[test]
+    fn every_framework_rule_is_read() {
+        let viewport = Viewport::default();
+        let mut sheets = Sheets::new(&viewport, None);
+        sheets.add(FRAMEWORKS);
+        let read = Frameworks::read(&viewport);
+        let filed: usize = read.by_class.values().map(Vec::len).sum();
+        assert_eq!(
+            filed,
+            sheets.rules.len(),
+            "a selector of frameworks.css is not a class compound"
+        );
     }
 
     #[test]
