@@ -24,6 +24,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use html5ever::tendril::{fmt::UTF8, SendTendril, StrTendril};
@@ -34,7 +35,7 @@ use html5ever::tokenizer::{
 use html5ever::{local_name, Attribute, LocalName, QualName};
 use markup5ever::TokenizerResult;
 
-use super::guard::{tokenizer_opts, tree_builder, DepthGuard};
+use super::guard::{take_raw_text, tokenizer_opts, tree_builder, DepthGuard};
 use super::{Dom, ElementNs, StrSpan};
 
 /// Text bytes per batch: large enough that the channel costs nothing per token, small enough
@@ -374,6 +375,9 @@ fn breaks_out_of_foreign_content(tag: &Tag) -> bool {
 /// tokenizer with the simulator's predictions.
 struct Forwarder {
     input: Input,
+    /// The tokenizer's input: a raw-text element's text is taken from it in one piece, as
+    /// on one thread ([`take_raw_text`]).
+    queue: Rc<BufferQueue>,
     pending: RefCell<Pending>,
     simulator: RefCell<Simulator>,
     out: SyncSender<Batch>,
@@ -434,6 +438,7 @@ impl TokenSink for Forwarder {
                         Next::Data
                     }
                 };
+                let name = tag.name.clone();
                 let mut pending = self.pending.borrow_mut();
                 let count = u32::try_from(tag.attrs.len()).unwrap_or(u32::MAX);
                 for attr in tag.attrs {
@@ -451,7 +456,12 @@ impl TokenSink for Forwarder {
                 });
                 return match predicted {
                     Next::Data => TokenSinkResult::Continue,
-                    Next::Raw(kind) => TokenSinkResult::RawData(kind),
+                    Next::Raw(kind) => {
+                        if let Some(text) = take_raw_text(&self.queue, &name, kind) {
+                            self.record(Record::Characters(self.text(&text)));
+                        }
+                        TokenSinkResult::RawData(kind)
+                    }
                     Next::Plaintext => TokenSinkResult::Plaintext,
                 };
             }
@@ -491,15 +501,16 @@ impl TokenSink for Forwarder {
 /// The helper thread: tokenizes `html` into batches until the end or until the tree builder
 /// hangs up.
 fn tokenize(html: &str, out: SyncSender<Batch>) {
+    let queue = Rc::new(BufferQueue::default());
     let forwarder = Forwarder {
         input: Input::default(),
+        queue: Rc::clone(&queue),
         pending: RefCell::new(Pending::new()),
         simulator: RefCell::new(Simulator::default()),
         out,
         stopped: Cell::new(false),
     };
     let tokenizer = Tokenizer::new(forwarder, tokenizer_opts());
-    let queue = BufferQueue::default();
     let mut offset = 0;
     while offset < html.len() {
         let mut end = (offset + CHUNK).min(html.len());
