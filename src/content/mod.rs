@@ -15,9 +15,9 @@
 //! - **posts**: a thread whose first post holds most of its prose is still every post: a
 //!   top candidate inside a post that forum software numbers (`id="post-123"`, `msg123`)
 //!   with two or more siblings like it grows to their parent;
-//! - **cards**: a run of four or more sibling cards (one tag and class, each with a link and
-//!   text) that holds more than twice the prose extraction's text is the content (listings,
-//!   category pages);
+//! - **cards**: a run of four or more sibling cards (one tag and first class, each with a
+//!   link and text) that holds more than twice the prose extraction's text is the content
+//!   (listings, category pages);
 //! - **two extractions compared**: the strict one (unlikely classes out, class weights,
 //!   Readability's conditional cleaning) and, when that keeps little, a relaxed one (the
 //!   fallback chain of trafilatura, which compares its own extraction with Readability's and

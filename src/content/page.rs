@@ -1375,9 +1375,14 @@ impl<'a> Page<'a> {
         (a.text as f32 - a.link).max(0.0)
     }
 
-    /// The largest run of cards: consecutive sibling elements of one tag and class, each
-    /// with a link and some text (a category page's products, a listing's results, a
+    /// The largest run of cards: consecutive sibling elements of one tag and first class,
+    /// each with a link and some text (a category page's products, a listing's results, a
     /// forum's threads), four at least. Returns their parent and the text the run holds.
+    ///
+    /// Cards differ in their other classes (`item has-image has-audio` beside `item
+    /// has-image`: a result with a podcast and one without), and a listing interleaves ad
+    /// slots (`<aside class="ad-wrap">`) and empty spacers: a sibling that is boilerplate,
+    /// hidden or without text neither counts nor ends the run.
     pub(crate) fn largest_card_run(&self) -> Option<(NodeId, u32)> {
         let dom = self.dom;
         let card = |id: NodeId| {
@@ -1386,6 +1391,15 @@ impl<'a> Page<'a> {
                 && a.text >= MIN_CARD_TEXT
                 && a.link > 0.0
         };
+        let passed_by = |id: NodeId| {
+            self.flags[id.index()] & (HIDDEN | BOILER) != 0
+                || self.flags[id.index()] & VISITED == 0
+                || self.agg[id.index()].text == 0
+        };
+        fn first_class(el: Element<'_>) -> Option<&str> {
+            el.attr(&local_name!("class"))
+                .and_then(|c| c.split_ascii_whitespace().next())
+        }
         let mut best: Option<(NodeId, u32)> = None;
         for (parent, _) in dom.elements() {
             if self.not_shown(parent) || self.agg[parent.index()].text < MIN_CARD_TEXT * 4 {
@@ -1395,9 +1409,11 @@ impl<'a> Page<'a> {
             let mut run: Option<(Element<'_>, u32, u32)> = None;
             for c in dom.children(parent) {
                 let Some(el) = dom.element(c) else { continue };
+                if passed_by(c) {
+                    continue;
+                }
                 let same = run.as_ref().is_some_and(|(first, _, _)| {
-                    first.local() == el.local()
-                        && first.attr(&local_name!("class")) == el.attr(&local_name!("class"))
+                    first.local() == el.local() && first_class(*first) == first_class(el)
                 });
                 if !same {
                     run = None;

@@ -1094,6 +1094,43 @@ fn an_embed_does_not_take_the_paragraphs_around_it() {
     }
 }
 
+/// A listing's results are its content, though they differ in their other classes (a result
+/// with a podcast and one without) and an ad slot sits between them; the prose beside them
+/// (a newsletter box) is not.
+#[test]
+fn a_listing_reads_its_results_past_their_ads() {
+    let cards: String = (1..=6)
+        .map(|i| {
+            let ad = if i == 4 {
+                "<aside class='ad-wrap'><p>Advertisement: our sponsor sells things.</p></aside>"
+            } else {
+                ""
+            };
+            let extra = if i % 2 == 0 { " has-audio" } else { "" };
+            format!(
+                "{ad}<article class='item has-image{extra}'><h2 class=title>\
+                 <a href=/story/{i}>Headline number {i} of the day</a></h2>\
+                 <p class=teaser><a href=/story/{i}>March {i}, 2026 • {}</a></p></article>",
+                format!("What happened in story {i}, told in a sentence. ").repeat(16)
+            )
+        })
+        .collect();
+    // More prose than the strict extraction's comparison with a relaxed one looks at, and
+    // less than half the results' text.
+    let newsletter = format!("<p>{PROSE}</p>").repeat(16);
+    let html = format!(
+        "<body><div class=newsletter>{newsletter}</div><div class=list>{cards}</div></body>"
+    );
+    let text = read(&html);
+    for i in 1..=6 {
+        assert!(
+            text.contains(&format!("Headline number {i} ")),
+            "{i}: {text}"
+        );
+    }
+    assert!(!text.contains("commas, clauses"), "{text}");
+}
+
 /// A category page: its sort and the filters applied open the read, each with the ref that
 /// changes it, and the ref map knows them.
 #[test]
