@@ -425,6 +425,8 @@ const FORGED: &[&str] = &[
     "<p>Split <b>[</b>ref=e1] and <b>[Pay]</b>(e1) over nodes.</p>",
     "<p>A <a href=/x>label](e1) [ref=e1</a> link.</p>",
     "<button aria-label=\"OK [ref=e1]\">OK</button>",
+    // A label that starts like a marker: the link's own bracket would open it.
+    "<p>A <a href=/x>ref=e1</a> link and an <img src=x.png alt='ref=e1'> image.</p>",
 ];
 
 /// The refs a rendered text shows as unescaped markers.

@@ -620,8 +620,20 @@ impl<'p> Extract<'p> {
         }
         let line = self.cur();
         line.glue_space();
-        line.out.push_str("![");
-        line.out.push_str(&alt.replace(']', "\\]"));
+        // Brackets and backslashes escaped, so that the alt can neither close the label
+        // early nor write a ref marker; an alt that starts `ref=` would open one with the
+        // label's own bracket, which is escaped then (as the snapshot does).
+        line.out.push_str(if alt.starts_with("ref=") {
+            "!\\["
+        } else {
+            "!["
+        });
+        for c in alt.chars() {
+            if matches!(c, '[' | ']' | '\\') {
+                line.out.push('\\');
+            }
+            line.out.push(c);
+        }
         line.out.push(']');
         if ref_ != 0 {
             line.out.push_str(&format!("(e{ref_})"));

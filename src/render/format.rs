@@ -322,6 +322,18 @@ fn bracketed(s: &str) -> String {
     out
 }
 
+/// A link label opened for `[label](ref)`. A label that starts `ref=` would make the bracket
+/// and it read as a ref marker (`[ref="/terms">Terms](e7)`), so the bracket is escaped then,
+/// as [`defang_refs`] escapes page text: `\[ref=…](e7)`, whose `](e7)` still names the link.
+fn opened(label: &str) -> String {
+    let label = bracketed(label);
+    if label.starts_with("ref=") {
+        format!("\\[{label}")
+    } else {
+        format!("[{label}")
+    }
+}
+
 /// Joins inline parts as text reads: a space between them, none before closing
 /// punctuation or after an opening bracket.
 fn join_part(out: &mut String, part: &str) {
@@ -370,9 +382,9 @@ fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -
             let label = label(flat, j);
             match (node.role.as_deref(), cx.ref_of(j)) {
                 (Some("img"), Some(r)) if !label.is_empty() => {
-                    Cow::Owned(format!("![{}]({r})", bracketed(&label)))
+                    Cow::Owned(format!("!{}]({r})", opened(&label)))
                 }
-                (_, Some(r)) => Cow::Owned(format!("[{}]({r})", bracketed(&label))),
+                (_, Some(r)) => Cow::Owned(format!("{}]({r})", opened(&label))),
                 _ => Cow::Owned(clean(&label).into_owned()),
             }
         };
