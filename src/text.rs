@@ -214,7 +214,18 @@ pub fn mentions_any(s: &str, words: &[&str]) -> bool {
         let hay = s.as_bytes();
         return words.iter().any(|w| {
             let w = w.as_bytes();
-            w.is_empty() || hay.windows(w.len()).any(|win| win.eq_ignore_ascii_case(w))
+            let Some(&first) = w.first() else {
+                return true;
+            };
+            // Candidates are where the word's first letter is, in either case (a `memchr`
+            // scan), rather than every window: a paragraph-long name is scanned per word
+            // at memory speed.
+            memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), hay).any(
+                |at| {
+                    hay.get(at..at + w.len())
+                        .is_some_and(|win| win.eq_ignore_ascii_case(w))
+                },
+            )
         });
     }
     let lower = s.to_lowercase();

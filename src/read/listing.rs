@@ -93,7 +93,7 @@ pub(super) fn state_line(root: &TreeNode) -> Option<(String, Vec<u32>)> {
         if role == "group" || role == "radiogroup" {
             at = group_context(node, at);
         }
-        at.panel |= says(node, FILTER_WORDS);
+        at.panel = at.panel || says(node, FILTER_WORDS);
         if role == "button" && says(node, SORT_WORDS) {
             found.sort_button = true;
         }
