@@ -34,6 +34,8 @@ pub(super) struct Block {
     pub refs: Vec<u32>,
     /// A fenced code block: a cut inside it closes the fence.
     pub code: bool,
+    /// A heading's words: their byte range in `text`, after the `#` marks.
+    pub heading_words: Option<(usize, usize)>,
 }
 
 /// A line being collected: rendered text with whitespace collapsed as in a browser.
@@ -471,8 +473,7 @@ impl<'p> Extract<'p> {
                     })
                 });
                 if let Some(b) = title.filter(|b| !b.refs.contains(&ref_)) {
-                    b.text.push_str(&format!(" [ref=e{ref_}]"));
-                    b.refs.push(ref_);
+                    link_title(b, ref_);
                 }
             }
             Exit::Link {
@@ -743,6 +744,7 @@ impl<'p> Extract<'p> {
         if let Some((level, ref_)) = self.heading {
             text.push_str(&"#".repeat(level));
             text.push(' ');
+            let words = (text.len(), text.len() + line.out.len());
             text.push_str(&line.out);
             let mut refs = line.refs;
             if ref_ != 0 {
@@ -750,6 +752,9 @@ impl<'p> Extract<'p> {
                 refs.push(ref_);
             }
             self.push_block(text, start, refs, false);
+            if let Some(b) = self.blocks.last_mut() {
+                b.heading_words = Some(words);
+            }
             return;
         }
         let depth = self.lists.len();
@@ -780,8 +785,39 @@ impl<'p> Extract<'p> {
             end,
             refs,
             code,
+            heading_words: None,
         });
     }
+}
+
+/// Gives a card's title block the card link's ref. A heading (a listing's result:
+/// `<a><h2>Title</h2><p>…</p></a>`) reads as the link it is, `## [Title](e20) [ref=e21]`,
+/// where `## Title [ref=e21] [ref=e20]` left the model to guess which ref is the link;
+/// another block (a product card's name) ends with the link's ref, `Name [ref=e20]`.
+fn link_title(b: &mut Block, ref_: u32) {
+    if let Some((from, to)) = b.heading_words {
+        let words = &b.text[from..to];
+        // Links do not nest: a heading that shows one already keeps its words.
+        if !words.is_empty() && !words.contains("](e") {
+            // `[` before words that start `ref=` would open a ref marker: escaped, as page
+            // text is.
+            let open = if words.starts_with("ref=") {
+                "\\["
+            } else {
+                "["
+            };
+            let linked = format!("{open}{words}](e{ref_})");
+            // The heading's own ref, when it has one, ends the line after the words; the
+            // link's comes before it, as the line shows them.
+            let own = usize::from(to < b.text.len());
+            b.text.replace_range(from..to, &linked);
+            b.heading_words = Some((from, from + linked.len()));
+            b.refs.insert(b.refs.len().saturating_sub(own), ref_);
+            return;
+        }
+    }
+    b.text.push_str(&format!(" [ref=e{ref_}]"));
+    b.refs.push(ref_);
 }
 
 /// Marks that documentation generators put after a heading as its permalink, shown on

@@ -168,8 +168,10 @@ pub(crate) fn read(
     let title = tree.title.as_deref().filter(|t| {
         opts.from.is_none()
             && !blocks[first..].iter().take(3).any(|b| {
-                // `## Gold rises [ref=e4]`: the heading's words only.
+                // `## Gold rises [ref=e4]`, `## [Gold rises](e5) [ref=e4]` (a card's
+                // title): the heading's words only.
                 let words = b.text.split(" [ref=").next().unwrap_or("");
+                let words = words.split("](e").next().unwrap_or(words);
                 b.text.starts_with('#') && repeats_title(t, words)
             })
     });

@@ -1229,6 +1229,48 @@ fn a_headings_words_in_a_div_are_read() {
     );
 }
 
+/// A card whose title is a heading (a listing's result: the link around the heading and its
+/// teaser) reads the heading as the link it is, the heading's own ref after it; a heading
+/// that repeats the page's title still keeps the title out of the header.
+#[test]
+fn a_card_titled_by_a_heading_reads_it_as_its_link() {
+    let card = |n: u32| {
+        format!(
+            "<div class=post><a href=/story/{n}><h2>Story {n}</h2>\
+             <p>What happened in story {n}, told in one sentence long enough.</p></a></div>"
+        )
+    };
+    let cards: String = (1..=4).map(card).collect();
+    let html = format!("<title>Story 1</title><main><h1>Blog</h1>{cards}</main>");
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let r = doc.read(&ReadOptions::default()).expect("read");
+    for n in 1..=4 {
+        let line = r
+            .text
+            .lines()
+            .find(|l| l.contains(&format!("Story {n}]")))
+            .unwrap_or_else(|| panic!("story {n} in\n{}", r.text));
+        let link = line
+            .strip_prefix("## [Story ")
+            .and_then(|l| l.split("](").nth(1))
+            .and_then(|l| l.split(')').next())
+            .unwrap_or_else(|| panic!("{line}"));
+        let heading = line
+            .rsplit("[ref=")
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(']');
+        let role = |r_id: &str| r.refs.get(r_id).and_then(|e| e.role.clone());
+        assert_eq!(role(link).as_deref(), Some("link"), "{line}");
+        assert_eq!(role(heading).as_deref(), Some("heading"), "{line}");
+    }
+    assert!(
+        !r.text.lines().next().unwrap_or("").contains("title="),
+        "{}",
+        r.text
+    );
+}
+
 /// Links read as a person sees them: a card's link around blocks (`<a><span><div>Title`)
 /// reads as its blocks with the link's ref on its title, a link showing nothing but an icon
 /// or a space gets no brackets, and a break inside a link keeps its brackets together.
