@@ -252,12 +252,14 @@ pub(super) fn take_raw_text(
         return None;
     }
     let front = input.pop_front()?;
-    let end = raw_text_len(&front, name, raw == RawKind::ScriptData);
-    let Some(end) = end.filter(|&n| n > 0) else {
+    let len = raw_text_len(&front, name, raw == RawKind::ScriptData)
+        .filter(|&n| n > 0)
+        .and_then(|n| u32::try_from(n).ok());
+    let Some(len) = len else {
+        // The input goes back as it was: the tokenizer reads this text itself.
         input.push_front(front);
         return None;
     };
-    let len = u32::try_from(end).ok()?;
     let text = front.subtendril(0, len);
     let rest = front.subtendril(len, front.len32() - len);
     input.push_front(rest);

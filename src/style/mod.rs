@@ -350,8 +350,8 @@ impl Styles {
 }
 
 /// The frameworks' hiding classes for one viewport: per class name, the rules whose selector
-/// holds it first. Every selector there is one class or a compound of classes (`.modal`,
-/// `.modal.is-active`), so a rule matches when all its classes are in the `class` attribute,
+/// holds it first. Every selector there is one class or a compound of classes (`.d-none`,
+/// `.modal.fade`), so a rule matches when all its classes are in the `class` attribute,
 /// and the winner is the most specific, then the later: a lookup per class token, without a
 /// selector matcher. Read once per process for the default viewport.
 #[derive(Clone)]
