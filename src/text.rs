@@ -304,6 +304,31 @@ pub fn defang_refs(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Appends a label opened for a `[label](eN)` marker to `out`: `[`, then the label with its
+/// brackets and backslashes escaped, so that it can neither close early nor hold a marker.
+/// A label that starts `ref=` would make the opening bracket and it read as a ref marker
+/// (`[ref="/terms">Terms](e7)`), so that bracket is escaped then, as [`defang_refs`] escapes
+/// page text: `\[ref=…](e7)`, whose `](e7)` still names the link. The caller closes it.
+pub fn push_label_open(out: &mut String, label: &str) {
+    out.push_str(label_open(label));
+    for c in label.chars() {
+        if matches!(c, '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+/// The bracket that opens a `[label](eN)` marker around text already escaped (see
+/// [`push_label_open`]): `\[` before a label that starts `ref=`, else `[`.
+pub fn label_open(label: &str) -> &'static str {
+    if label.starts_with("ref=") {
+        "\\["
+    } else {
+        "["
+    }
+}
+
 /// Appends page text to `out` with [`defang_refs`], then [`escape_seam`].
 pub fn push_defanged(out: &mut String, s: &str) {
     let seam = out.len();

@@ -1391,11 +1391,7 @@ impl<'a> Page<'a> {
                 && a.text >= MIN_CARD_TEXT
                 && a.link > 0.0
         };
-        let passed_by = |id: NodeId| {
-            self.flags[id.index()] & (HIDDEN | BOILER) != 0
-                || self.flags[id.index()] & VISITED == 0
-                || self.agg[id.index()].text == 0
-        };
+        let passed_by = |id: NodeId| self.not_shown(id) || self.agg[id.index()].text == 0;
         fn first_class(el: Element<'_>) -> Option<&str> {
             el.attr(&local_name!("class"))
                 .and_then(|c| c.split_ascii_whitespace().next())

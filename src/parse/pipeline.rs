@@ -438,7 +438,8 @@ impl TokenSink for Forwarder {
                         Next::Data
                     }
                 };
-                let name = tag.name.clone();
+                // The name goes into the record; a raw-text element needs it after.
+                let raw_name = matches!(predicted, Next::Raw(_)).then(|| tag.name.clone());
                 let mut pending = self.pending.borrow_mut();
                 let count = u32::try_from(tag.attrs.len()).unwrap_or(u32::MAX);
                 for attr in tag.attrs {
@@ -457,7 +458,8 @@ impl TokenSink for Forwarder {
                 return match predicted {
                     Next::Data => TokenSinkResult::Continue,
                     Next::Raw(kind) => {
-                        if let Some(text) = take_raw_text(&self.queue, &name, kind) {
+                        let text = raw_name.and_then(|n| take_raw_text(&self.queue, &n, kind));
+                        if let Some(text) = text {
                             self.record(Record::Characters(self.text(&text)));
                         }
                         TokenSinkResult::RawData(kind)

@@ -621,20 +621,10 @@ impl<'p> Extract<'p> {
         }
         let line = self.cur();
         line.glue_space();
-        // Brackets and backslashes escaped, so that the alt can neither close the label
-        // early nor write a ref marker; an alt that starts `ref=` would open one with the
-        // label's own bracket, which is escaped then (as the snapshot does).
-        line.out.push_str(if alt.starts_with("ref=") {
-            "!\\["
-        } else {
-            "!["
-        });
-        for c in alt.chars() {
-            if matches!(c, '[' | ']' | '\\') {
-                line.out.push('\\');
-            }
-            line.out.push(c);
-        }
+        // Escaped as the snapshot's labels are: the alt can neither close the label early
+        // nor write a ref marker.
+        line.out.push('!');
+        crate::text::push_label_open(&mut line.out, &alt);
         line.out.push(']');
         if ref_ != 0 {
             line.out.push_str(&format!("(e{ref_})"));
@@ -799,14 +789,8 @@ fn link_title(b: &mut Block, ref_: u32) {
         let words = &b.text[from..to];
         // Links do not nest: a heading that shows one already keeps its words.
         if !words.is_empty() && !words.contains("](e") {
-            // `[` before words that start `ref=` would open a ref marker: escaped, as page
-            // text is.
-            let open = if words.starts_with("ref=") {
-                "\\["
-            } else {
-                "["
-            };
-            let linked = format!("{open}{words}](e{ref_})");
+            // The words are page text escaped already; only the bracket is chosen.
+            let linked = format!("{}{words}](e{ref_})", crate::text::label_open(words));
             // The heading's own ref, when it has one, ends the line after the words; the
             // link's comes before it, as the line shows them.
             let own = usize::from(to < b.text.len());

@@ -26,6 +26,14 @@ fn read(html: &str) -> String {
     read_with(html, &ReadOptions::default()).text
 }
 
+/// The ref of a line's last `[ref=eN]` marker.
+fn last_ref(line: &str) -> &str {
+    line.rsplit("[ref=")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(']')
+}
+
 /// The lines after the header.
 fn body(text: &str) -> Vec<&str> {
     text.lines().skip(1).collect()
@@ -1255,11 +1263,7 @@ fn a_card_titled_by_a_heading_reads_it_as_its_link() {
             .and_then(|l| l.split("](").nth(1))
             .and_then(|l| l.split(')').next())
             .unwrap_or_else(|| panic!("{line}"));
-        let heading = line
-            .rsplit("[ref=")
-            .next()
-            .unwrap_or("")
-            .trim_end_matches(']');
+        let heading = last_ref(line);
         let role = |r_id: &str| r.refs.get(r_id).and_then(|e| e.role.clone());
         assert_eq!(role(link).as_deref(), Some("link"), "{line}");
         assert_eq!(role(heading).as_deref(), Some("heading"), "{line}");
@@ -1301,11 +1305,7 @@ fn links_around_blocks_icons_and_breaks_read_cleanly() {
             .find(|l| l.contains(&title))
             .unwrap_or_else(|| panic!("{title} in\n{text}"));
         // The ref is the card link's: the map says where it goes.
-        let r_id = line
-            .rsplit("[ref=")
-            .next()
-            .unwrap_or("")
-            .trim_end_matches(']');
+        let r_id = last_ref(line);
         let entry = r
             .refs
             .get(r_id)

@@ -309,29 +309,12 @@ fn no_controls(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// A link label inside `[...]`: brackets escaped so the label cannot close early.
-fn bracketed(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    // Every bracket is escaped here, so ref markers need no other escaping.
-    for c in no_controls(s).chars() {
-        if matches!(c, '[' | ']' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A link label opened for `[label](ref)`. A label that starts `ref=` would make the bracket
-/// and it read as a ref marker (`[ref="/terms">Terms](e7)`), so the bracket is escaped then,
-/// as [`defang_refs`] escapes page text: `\[ref=…](e7)`, whose `](e7)` still names the link.
+/// A link label opened for `[label](ref)` ([`crate::text::push_label_open`]), control
+/// characters as spaces.
 fn opened(label: &str) -> String {
-    let label = bracketed(label);
-    if label.starts_with("ref=") {
-        format!("\\[{label}")
-    } else {
-        format!("[{label}")
-    }
+    let mut out = String::with_capacity(label.len() + 2);
+    crate::text::push_label_open(&mut out, &no_controls(label));
+    out
 }
 
 /// Joins inline parts as text reads: a space between them, none before closing
