@@ -1055,7 +1055,11 @@ impl<'a> Page<'a> {
     fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
         let a = self.agg[id.index()];
         let weight = self.weight[id.index()];
-        if weight + self.score_of(id) < 0.0 {
+        // Readability 0.5 and later judge by the class weight alone here (its `contentScore` is
+        // 0): a candidate's score starts from its tag's prior, -3 for a list, and a list of
+        // short items under a scored paragraph stayed negative and went whole ("What to bring:
+        // photo ID, ..." read without its items).
+        if weight < 0.0 {
             return true;
         }
         // A code block's frame (its title bar, language tabs, copy button): links and controls

@@ -181,6 +181,25 @@ fn a_section_that_is_mostly_a_list_is_kept() {
     assert_in_order(&text, &["Patches sent for review:", "attribute number 8"]);
 }
 
+/// A list of short items is judged by its class, not by the score its tag starts from: one
+/// long nested item scores the list as a Readability candidate, from -3 (a list's prior),
+/// and it stayed negative and went whole.
+#[test]
+fn a_list_of_short_items_with_a_long_nested_one_is_kept() {
+    let prose = PROSE.repeat(10);
+    let html = format!(
+        "<article><p>{prose}</p><h3>What to bring</h3><p>Please bring the following:</p>\
+         <ul><li>Photo ID.</li><li>Your card or number for each person on your return.\
+         <ul><li><em>Prior-year returns cannot be used to verify your number.</em></li></ul>\
+         </li><li>Income documents.</li></ul><p>{prose}</p></article>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &["Please bring", "- Photo ID.", "  - Prior-year", "- Income"],
+    );
+}
+
 /// A spinner's "Loading…" and an empty ad slot's label are never content, whatever the
 /// cleaning (Readability's `adWords` and `loadingWords`): here the page's own `<main>`,
 /// which the conditional cleaning leaves alone.
