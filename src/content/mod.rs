@@ -154,6 +154,23 @@ impl MainContent {
 /// the web2025 pages gain 0.013 F1 and the reading set's articles lose nothing.
 const RELAXED_BELOW: usize = 2_000;
 
+/// A strict extraction of [`RELAXED_BELOW`] to this many characters is compared too, and gives
+/// way to a relaxed one only when that keeps five times as much: a product page whose strict
+/// top is its specification table (its feature bullets are list items, which Readability does
+/// not score) against the product's whole block. Trafilatura compares at any length; with
+/// five times here, comparing at any length changes two pages more on web2025, one for the
+/// worse, and costs a second pass on every page.
+const RELAXED_COMPARED_BELOW: usize = 2 * RELAXED_BELOW;
+/// What the relaxed extraction must keep, in times the strict one's, to win: twice below
+/// [`RELAXED_BELOW`] (Readability's retry without its flags), five times above it.
+fn relaxed_factor(kept: usize) -> usize {
+    if kept < RELAXED_BELOW {
+        2
+    } else {
+        5
+    }
+}
+
 /// Finds the main content of a parsed page. A run of cards holding more than twice the text
 /// of the prose extraction is the content instead (a category page's products, a listing's
 /// results: link-heavy, so Readability's scoring and cleaning pass them by and pick the
@@ -245,7 +262,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
             .filter(|&(_, text)| text as usize > 2 * kept)
             .map(|(parent, _)| MainContent::relaxed(parent, vec![parent]))
     };
-    if kept >= RELAXED_BELOW {
+    if kept >= RELAXED_COMPARED_BELOW {
         return listing(kept).unwrap_or(strict);
     }
     let Attempt {
@@ -254,7 +271,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         region,
         ..
     } = attempt(dom, index, Cleaning::Relaxed);
-    let (best, kept) = if relaxed_kept > 2 * kept {
+    let (best, kept) = if relaxed_kept > relaxed_factor(kept) * kept {
         (relaxed, relaxed_kept)
     } else {
         (strict, kept)

@@ -70,6 +70,8 @@ pub(crate) struct Agg {
     time_text: u32,
     /// `<table>` elements inside (not counting the element itself).
     pub tables: u32,
+    /// Data tables ([`is_data_table`]), the element itself included.
+    data_tables: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,
     own_commas: u32,
@@ -467,6 +469,14 @@ fn may_be_unlikely(el: Element<'_>) -> bool {
         ))
 }
 
+/// A `rowspan` or `colspan` as Readability counts it: the number, or 1.
+fn span(el: Element<'_>, attr: &LocalName) -> usize {
+    el.attr(attr)
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .map_or(1, |n| n.min(1_000))
+}
+
 /// `<main>`, or an element whose role is `main`: the page's own word on its content.
 pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
@@ -833,6 +843,9 @@ impl<'a> Page<'a> {
                 local_name!("time") => a.time_text = a.text,
                 _ => {}
             }
+            if *el.local() == local_name!("table") && self.is_data_table(id, &a) {
+                a.data_tables += 1;
+            }
             if let Some(level) = heading_level(el) {
                 a.heading_text = a.text;
                 if level == 1 && self.flags[i] & VIS_HIDDEN == 0 {
@@ -889,6 +902,7 @@ impl<'a> Page<'a> {
         pa.time_text = pa.time_text.saturating_add(a.time_text);
         let table = u32::from(html && *el.local() == local_name!("table"));
         pa.tables = pa.tables.saturating_add(a.tables + table);
+        pa.data_tables = pa.data_tables.saturating_add(a.data_tables);
         if !block {
             pa.own_text = pa.own_text.saturating_add(a.text);
             pa.own_commas = pa.own_commas.saturating_add(a.commas);
@@ -1050,6 +1064,44 @@ impl<'a> Page<'a> {
         conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)
     }
 
+    /// Whether a table holds data, for the cleaning: Chromium's layout-table rules say so
+    /// (`th`, a caption, `thead`…), or Readability's `_markDataTables` does by its size, a
+    /// table without nested tables of ten rows or more, more than four columns, or more than
+    /// ten cells (not one row or one column). A recipe's ingredients laid out in `td`s with
+    /// `h4` headings is data; a page laid out in a 2 × 2 grid is not. `a` is the table's
+    /// measure.
+    fn is_data_table(&self, id: NodeId, a: &Agg) -> bool {
+        if !self.index.is_layout_table(id) {
+            return true;
+        }
+        if a.tables > 0 {
+            return false;
+        }
+        let dom = self.dom;
+        let (mut rows, mut columns) = (0usize, 0usize);
+        for tr in dom.descendants(id) {
+            let Some(row) = dom.element(tr).filter(|e| e.is_html(&local_name!("tr"))) else {
+                continue;
+            };
+            rows += span(row, &local_name!("rowspan"));
+            let cells = dom
+                .children(tr)
+                .filter_map(|c| dom.element(c))
+                .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
+                .map(|c| span(c, &local_name!("colspan")))
+                .sum();
+            columns = columns.max(cells);
+        }
+        rows > 1 && columns > 1 && (rows >= 10 || columns > 4 || rows * columns > 10)
+    }
+
+    /// Whether a table reads as rows of cells: a data table ([`Page::is_data_table`]) that
+    /// holds no table. A table of tables is laid out with tables, whatever its size.
+    pub(crate) fn reads_as_table(&self, id: NodeId) -> bool {
+        let a = &self.agg[id.index()];
+        a.tables == 0 && a.data_tables > 0
+    }
+
     /// Readability's `_cleanConditionally`: a container that looks like a link list, an
     /// image gallery, a form or an embed rather than prose.
     fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
@@ -1059,7 +1111,10 @@ impl<'a> Page<'a> {
         // 0): a candidate's score starts from its tag's prior, -3 for a list, and a list of
         // short items under a scored paragraph stayed negative and went whole ("What to bring:
         // photo ID, ..." read without its items).
-        if weight < 0.0 {
+        // What holds a data table is not judged by its class (Readability 0.5 and later keep
+        // it whole; here the other rules still apply): a `div.scrollable-table` around a
+        // shopping list weighs -25 ("scroll").
+        if weight < 0.0 && a.data_tables == 0 {
             return true;
         }
         // A code block's frame (its title bar, language tabs, copy button): links and controls

@@ -8,7 +8,6 @@
 
 use html5ever::local_name;
 
-use crate::aria::Index;
 use crate::content::{heading_level, is_block, Page};
 use crate::parse::{push_in_order, Element, NodeData, NodeId};
 use crate::text::{is_html_space, truncate_with_ellipsis};
@@ -143,7 +142,6 @@ struct Table {
 /// Builds the blocks of `parts` (the main content's elements, in document order).
 pub(super) struct Extract<'p> {
     page: &'p Page<'p>,
-    index: &'p Index,
     /// Ref number of each node (by arena index), 0 for none.
     ref_of: &'p [u32],
     blocks: Vec<Block>,
@@ -178,10 +176,9 @@ fn letters(s: &str) -> String {
 }
 
 impl<'p> Extract<'p> {
-    pub(super) fn new(page: &'p Page<'p>, index: &'p Index, ref_of: &'p [u32]) -> Extract<'p> {
+    pub(super) fn new(page: &'p Page<'p>, ref_of: &'p [u32]) -> Extract<'p> {
         Extract {
             page,
-            index,
             ref_of,
             blocks: Vec::new(),
             line: Line::default(),
@@ -379,11 +376,7 @@ impl<'p> Extract<'p> {
             // A table of tables is laid out with tables, whatever the accessibility tree
             // calls it (Chromium's 20 rows make Hacker News's comment tree a data table): its
             // cells read as blocks, a comment whole, not as a row cut at 300 characters.
-            local_name!("table")
-                if self.cell.is_none()
-                    && !self.index.is_layout_table(id)
-                    && self.page.agg[id.index()].tables == 0 =>
-            {
+            local_name!("table") if self.cell.is_none() && self.page.reads_as_table(id) => {
                 self.flush();
                 self.tables.push(Table {
                     rows: 0,

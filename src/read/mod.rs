@@ -122,7 +122,7 @@ struct Extracted {
 /// The main content ([`crate::content`]) as blocks.
 fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extracted {
     let page = Page::measure(dom, index, main.cleaning);
-    let blocks = Extract::new(&page, index, ref_of).run(&main.parts);
+    let blocks = Extract::new(&page, ref_of).run(&main.parts);
     Extracted {
         blocks,
         main: main.top,

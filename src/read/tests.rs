@@ -200,6 +200,73 @@ fn a_list_of_short_items_with_a_long_nested_one_is_kept() {
     );
 }
 
+/// A data table is read whatever its wrapper's class weighs: a shopping list laid out in
+/// `td`s (no `th`, so Chromium calls it a layout table) but of ten rows and four columns,
+/// which Readability's `_markDataTables` calls data, in a `div.scrollable-table` ("scroll"
+/// weighs -25).
+#[test]
+fn a_data_table_in_a_negative_wrapper_is_read() {
+    let prose = PROSE.repeat(10);
+    let rows: String = (1..=12)
+        .map(|n| {
+            format!("<tr><td>Ingredient {n}</td><td>{n}0g</td><td>{n}5g</td><td>{n}9g</td></tr>")
+        })
+        .collect();
+    let html = format!(
+        "<article><p>{prose}</p><h3>Fresh foods</h3><div class=scrollable-table><table>\
+         <tr><td><h4>Ingredients</h4></td><td><h4>For one</h4></td><td><h4>For two</h4></td>\
+         <td><h4>For four</h4></td></tr>{rows}</table></div><p>{prose}</p></article>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "Fresh foods",
+            "| Ingredient 1 | 10g | 15g | 19g |",
+            "| Ingredient 12 |",
+        ],
+    );
+}
+
+/// A strict extraction of a few thousand characters gives way to the relaxed one when that
+/// keeps five times as much: a product whose name and feature bullets sit in a block the
+/// class rules take, and whose specification table is all the strict extraction keeps.
+#[test]
+fn a_product_is_not_only_its_specification_table() {
+    let bullets: String = (0..26)
+        .map(|i| {
+            format!(
+                "<li>Feature {i}: {}</li>",
+                "words that describe the product well ".repeat(15)
+            )
+        })
+        .collect();
+    let rows: String = (0..40)
+        .map(|i| format!("<tr><th>Spec {i}</th><td>value of spec {i}, measured, with commas, more words</td></tr>"))
+        .collect();
+    let html = format!(
+        "<main><div class=product-extra><h1>Wireless Headphones</h1><ul>{bullets}</ul></div>\
+         <div class=details><h2>Product information</h2><table>{rows}</table></div></main>"
+    );
+    let text = read_with(
+        &html,
+        &ReadOptions {
+            max_chars_total: 100_000,
+            ..ReadOptions::default()
+        },
+    )
+    .text;
+    assert_in_order(
+        &text,
+        &[
+            "# Wireless Headphones",
+            "- Feature 25:",
+            "| Spec 0 |",
+            "| Spec 39 |",
+        ],
+    );
+}
+
 /// A spinner's "Loading…" and an empty ad slot's label are never content, whatever the
 /// cleaning (Readability's `adWords` and `loadingWords`): here the page's own `<main>`,
 /// which the conditional cleaning leaves alone.
