@@ -26,6 +26,15 @@ fn read(html: &str) -> String {
     read_with(html, &ReadOptions::default()).text
 }
 
+/// The whole read, without the default budget.
+fn read_all(html: &str) -> String {
+    let opts = ReadOptions {
+        max_chars_total: 1_000_000,
+        ..ReadOptions::default()
+    };
+    read_with(html, &opts).text
+}
+
 /// The ref of a line's last `[ref=eN]` marker.
 fn last_ref(line: &str) -> &str {
     line.rsplit("[ref=")
@@ -248,14 +257,7 @@ fn a_product_is_not_only_its_specification_table() {
         "<main><div class=product-extra><h1>Wireless Headphones</h1><ul>{bullets}</ul></div>\
          <div class=details><h2>Product information</h2><table>{rows}</table></div></main>"
     );
-    let text = read_with(
-        &html,
-        &ReadOptions {
-            max_chars_total: 100_000,
-            ..ReadOptions::default()
-        },
-    )
-    .text;
+    let text = read_all(&html);
     assert_in_order(
         &text,
         &[
@@ -326,14 +328,7 @@ fn a_table_of_tables_reads_as_blocks() {
         .map(|n| format!("<tr><td>Row {n}</td><td>{n} kg</td></tr>"))
         .collect();
     let html = format!("<body><table class=comment-tree>{comments}</table></body>");
-    let text = read_with(
-        &html,
-        &ReadOptions {
-            max_chars_total: 1_000_000,
-            ..ReadOptions::default()
-        },
-    )
-    .text;
+    let text = read_all(&html);
     assert_in_order(&text, &["Comment 1:", "End 1.", "Comment 25:", "End 25."]);
     assert!(!text.contains("| Comment"), "{text}");
     let text = read(&format!(
