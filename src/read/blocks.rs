@@ -163,6 +163,8 @@ pub(super) struct Extract<'p> {
     captions: foldhash::HashMap<NodeId, Option<String>>,
     /// The block the last `dt` wrote, for its `dd` to join.
     term: Option<usize>,
+    /// The last author pane read: its parent (the post) and its heading's first words.
+    pane: Option<(Option<NodeId>, String)>,
 }
 
 /// A caption longer than this is no copy of an alt text (and comparing each image with it
@@ -195,6 +197,7 @@ impl<'p> Extract<'p> {
             images: std::collections::HashSet::new(),
             captions: foldhash::HashMap::default(),
             term: None,
+            pane: None,
         }
     }
 
@@ -242,7 +245,17 @@ impl<'p> Extract<'p> {
         };
         if let Some(heading) = self.page.pane_heading(id) {
             // A post's author pane: its heading (the author's name) is read with the post,
-            // its badges and counts are not.
+            // its badges and counts are not. A theme that draws the pane twice in one post
+            // (a column for wide screens, a header for narrow ones, one of them hidden by a
+            // sheet the page links) names the author once.
+            if let Some(h) = heading {
+                let name = self.page.shown_text(h).find(|t| !t.trim().is_empty());
+                let pane = (dom.node(id).parent, name.unwrap_or("").trim().to_owned());
+                if self.pane.as_ref() == Some(&pane) {
+                    return;
+                }
+                self.pane = Some(pane);
+            }
             stack.extend(heading.map(Work::Enter));
             return;
         }

@@ -1166,6 +1166,46 @@ fn a_post_reads_with_the_name_in_its_author_pane() {
     );
 }
 
+/// A theme that draws each post's author pane twice (a column for wide screens and a header
+/// for narrow ones, one hidden by the sheet the page links) names the author once per post;
+/// the same author's next post names them again.
+#[test]
+fn a_post_drawn_with_two_author_panes_names_its_author_once() {
+    let post = |n: u32, author: &str| {
+        format!(
+            "<article class=ipsEntry><aside class=author-column><h3><a href=/u/{author}>\
+             {author}</a></h3><div>Members</div></aside><aside class=header><h3>\
+             <a href=/u/{author}>{author}</a> <span>Members</span></h3></aside>\
+             <div class=content><p>Post {n}: {PROSE}</p></div></article>"
+        )
+    };
+    let html = format!(
+        "<body><main><h1>AI discussion</h1><div class=feed>{}{}{}</div></main></body>",
+        post(1, "alice"),
+        post(2, "bob"),
+        post(3, "alice")
+    );
+    let text = read(&html);
+    let lines: Vec<&str> = body(&text)
+        .into_iter()
+        .filter(|l| !l.starts_with("# "))
+        .map(|l| l.split(" [ref=").next().unwrap_or(l))
+        .map(|l| l.split_once(':').map_or(l, |(head, _)| head))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "### [alice](e5)",
+            "Post 1",
+            "### [bob](e10)",
+            "Post 2",
+            "### [alice](e15)",
+            "Post 3"
+        ],
+        "{text}"
+    );
+}
+
 #[test]
 fn an_embed_does_not_take_the_paragraphs_around_it() {
     // Readability removes a non-video `<object>` or `<embed>` before its conditional
