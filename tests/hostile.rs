@@ -157,6 +157,33 @@ fn text_foster_parented_between_100000_table_cells() {
     );
 }
 
+/// Spans as large as an attribute can say, on tables the content stage sizes up as data or
+/// layout (Readability's row and column counts), in every count a row or a cell can give.
+#[test]
+fn tables_with_huge_spans() {
+    let big = "99999999999999999999";
+    let row =
+        format!("<tr><td rowspan={big} colspan={big}>a</td><td colspan=4294967295>b</td></tr>");
+    let small = format!("<table><tr><td colspan={big}>x</td></tr>{row}</table>");
+    let html = format!(
+        "<article><p>{}</p>{small}<table>{}</table>{}</article>",
+        "Prose, with commas, long enough to score. ".repeat(20),
+        row.repeat(5_000),
+        small.repeat(2_000)
+    );
+    let text = survive(html.as_bytes());
+    assert!(
+        text.contains("Prose, with commas"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let read = doc
+        .read(&agent_snapshot::ReadOptions::default())
+        .expect("read");
+    assert!(read.text.contains("Prose, with commas"), "{}", read.text);
+}
+
 #[test]
 fn nul_floods() {
     let mut bytes = Vec::new();

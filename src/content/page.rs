@@ -1083,16 +1083,16 @@ impl<'a> Page<'a> {
             let Some(row) = dom.element(tr).filter(|e| e.is_html(&local_name!("tr"))) else {
                 continue;
             };
-            rows += span(row, &local_name!("rowspan"));
+            rows = rows.saturating_add(span(row, &local_name!("rowspan")));
             let cells = dom
                 .children(tr)
                 .filter_map(|c| dom.element(c))
                 .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
                 .map(|c| span(c, &local_name!("colspan")))
-                .sum();
+                .fold(0usize, usize::saturating_add);
             columns = columns.max(cells);
         }
-        rows > 1 && columns > 1 && (rows >= 10 || columns > 4 || rows * columns > 10)
+        rows > 1 && columns > 1 && (rows >= 10 || columns > 4 || rows.saturating_mul(columns) > 10)
     }
 
     /// Whether a table reads as rows of cells: a data table ([`Page::is_data_table`]) that
