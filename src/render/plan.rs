@@ -802,6 +802,23 @@ impl Plan {
                         last_parent.2
                     });
         }
+        // Cards wait for the article's own text; on a page that is mostly cards (a front
+        // page, a listing: its cards hold more prose than the rest of its content) the cards
+        // are the content, and they come in document order with the rest of it.
+        let (mut own, mut carded) = (0u64, 0u64);
+        for i in 1..n {
+            if in_main[i] && prose[i] && kind[i] == Kind::Line {
+                let t = u64::from(counts[i].text);
+                if in_card[i] {
+                    carded += t;
+                } else {
+                    own += t;
+                }
+            }
+        }
+        if carded >= own {
+            in_card.iter_mut().for_each(|c| *c = false);
+        }
         let mut plan = Plan {
             prose,
             in_card,

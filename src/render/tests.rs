@@ -664,6 +664,37 @@ fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
     );
 }
 
+/// Cards wait for the article's own text, unless the page is mostly cards: a front page
+/// whose stories (items with a heading and a blurb) hold more prose than the notes after
+/// them reads its stories in order, first ones first, not the notes and then what is left.
+#[test]
+fn a_page_of_cards_reads_them_in_order() {
+    let card = |i: u32| {
+        format!(
+            "<li><h3><a href=/s{i}>Story {i}</a></h3><p>Blurb {i}: {}</p></li>",
+            "a teaser of the story, with words to read. ".repeat(5)
+        )
+    };
+    let note = |i: u32| {
+        format!(
+            "<p>Note {i}: {}</p>",
+            "the site's own words about itself, at length. ".repeat(6)
+        )
+    };
+    let html = format!(
+        "<main><h1>Front page</h1><ul>{}</ul>{}</main>",
+        (0..12).map(card).collect::<String>(),
+        (0..7).map(note).collect::<String>()
+    );
+    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
+    let r = doc.snapshot(&budget(2_500));
+    assert_shows(
+        &r.text,
+        "the first stories show",
+        (0..4).map(|i| format!("Blurb {i}: ")),
+    );
+}
+
 /// A heading whose name comes from its content leaves the name off its line when the
 /// content says it; the content then keeps its words, even beside an unnamed icon button
 /// (an API reference's `#### [link icon] amount integer`). A group's legend, whose name the
