@@ -429,8 +429,7 @@ fn a_short_text_between_paragraphs_stays_with_them() {
         para("beta"),
         para("gamma").repeat(30)
     );
-    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
-    let r = doc.snapshot(&budget(2_000));
+    let r = snapshot_within(&html, 2_000);
     assert!(r.text.contains("- text: Advertising\n"), "{}", r.text);
     assert!(!r.text.contains("(folded: 1 items"), "{}", r.text);
 }
@@ -555,6 +554,11 @@ fn budget(chars: usize) -> RenderOptions {
     }
 }
 
+/// The snapshot of an HTML page within a budget of `chars`.
+fn snapshot_within(html: &str, chars: usize) -> SnapshotResult {
+    crate::Document::parse(html, &crate::TreeOptions::default()).snapshot(&budget(chars))
+}
+
 fn assert_shows(text: &str, why: &str, needles: impl IntoIterator<Item = String>) {
     for needle in needles {
         assert!(
@@ -655,8 +659,7 @@ fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
          <div><h2>Trending</h2><ul>{menu}</ul></div></div></main>",
         (0..20).map(card).collect::<String>()
     );
-    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
-    let r = doc.snapshot(&budget(4_000));
+    let r = snapshot_within(&html, 4_000);
     assert_shows(
         &r.text,
         "the stories show",
@@ -686,8 +689,7 @@ fn a_page_of_cards_reads_them_in_order() {
         (0..12).map(card).collect::<String>(),
         (0..7).map(note).collect::<String>()
     );
-    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
-    let r = doc.snapshot(&budget(2_500));
+    let r = snapshot_within(&html, 2_500);
     assert_shows(
         &r.text,
         "the first stories show",
@@ -782,8 +784,7 @@ fn what_read_leaves_out_of_the_content_ranks_with_the_rest() {
         "<body><main><h1>Which lens?</h1>{}</main></body>",
         (1..=8).map(post).collect::<String>()
     );
-    let doc = crate::Document::parse(&html, &crate::TreeOptions::default());
-    let r = doc.snapshot(&budget(4_000));
+    let r = snapshot_within(&html, 4_000);
     assert_shows(
         &r.text,
         "every post shows",
