@@ -47,6 +47,8 @@ const IN_PANE: u16 = 512;
 /// Inside code (`code`, `pre`): never unlikely, as in Readability's prepass. Highlighters
 /// class a code comment `hljs-comment` or `token comment`, and the comment is code.
 const IN_CODE: u16 = 1024;
+/// Inside the page's main landmark (`<main>`, `role=main`).
+const IN_MAIN: u16 = 2048;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -257,7 +259,6 @@ const UNLIKELY_HINTS: &[&str] = &[
     "extra",
     "footer",
     "gdpr",
-    "header",
     "legends",
     "menu",
     "related",
@@ -334,6 +335,9 @@ const MAYBE_BIT: u8 = 2;
 const NEGATIVE_BIT: u8 = 4;
 const POSITIVE_BIT: u8 = 8;
 const SHARE_BIT: u8 = 16;
+/// Readability's unlikely `header`, apart: a section's header inside the main landmark is
+/// content (`AttrHints::header_only`).
+const HEADER_BIT: u8 = 32;
 
 /// Every hint list in one automaton, with the lists each pattern is in: one pass over a
 /// class string answers all of them (seventy substring searches per distinct class string
@@ -342,8 +346,9 @@ const SHARE_BIT: u8 = 16;
 static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
     let mut patterns: Vec<&str> = Vec::new();
     let mut bits: Vec<u8> = Vec::new();
-    let lists: [(&[&str], u8); 5] = [
+    let lists: [(&[&str], u8); 6] = [
         (UNLIKELY_HINTS, UNLIKELY_BIT),
+        (&["header"], HEADER_BIT),
         (MAYBE_HINTS, MAYBE_BIT),
         (NEGATIVE_HINTS, NEGATIVE_BIT),
         (POSITIVE_HINTS, POSITIVE_BIT),
@@ -386,6 +391,8 @@ fn hint_lists(s: &str) -> u8 {
 #[derive(Clone, Copy, Default)]
 struct AttrHints {
     unlikely: bool,
+    /// Unlikely by `header` alone.
+    header_only: bool,
     maybe: bool,
     /// `_getClassWeight`'s part for this attribute: -25, 0 or +25 (both: 0).
     weight: f32,
@@ -406,7 +413,8 @@ impl AttrHints {
             weight += 25.0;
         }
         AttrHints {
-            unlikely: lists & UNLIKELY_BIT != 0,
+            unlikely: lists & (UNLIKELY_BIT | HEADER_BIT) != 0,
+            header_only: lists & HEADER_BIT != 0 && lists & UNLIKELY_BIT == 0,
             maybe: lists & MAYBE_BIT != 0,
             weight,
             share: lists & SHARE_BIT != 0,
@@ -438,6 +446,7 @@ impl<'a> HintCache<'a> {
         let id = self.get(el.attr(&local_name!("id")).unwrap_or(""));
         AttrHints {
             unlikely: (class.unlikely || id.unlikely) && !(class.maybe || id.maybe),
+            header_only: (!class.unlikely || class.header_only) && (!id.unlikely || id.header_only),
             maybe: class.maybe || id.maybe,
             weight: class.weight + id.weight,
             share: class.share || id.share,
@@ -728,6 +737,13 @@ impl<'a> Page<'a> {
                     {
                         self.flags[i] |= IN_CODE;
                     }
+                    if parent_flags & IN_MAIN != 0
+                        || parent
+                            .and_then(|p| dom.element(p))
+                            .is_some_and(is_main_landmark)
+                    {
+                        self.flags[i] |= IN_MAIN;
+                    }
                     if is_boilerplate(el) {
                         self.flags[i] |= BOILER;
                         if !in_pane && is_item_pane(dom, id, el) {
@@ -751,7 +767,20 @@ impl<'a> Page<'a> {
                     if h.share {
                         self.flags[i] |= SHARE;
                     }
-                    if h.unlikely && may_be_unlikely(el) && self.flags[i] & IN_CODE == 0 {
+                    // A section's header in the page's main landmark (its heading and intro,
+                    // `div.PageSection_header`) is content; the page's header never sits there.
+                    let section_header = h.header_only
+                        && self.flags[i] & IN_MAIN != 0
+                        && dom.descendants(id).take(PLACEHOLDER_NODES).any(|d| {
+                            dom.element(d)
+                                .and_then(heading_level)
+                                .is_some_and(|l| l > 1)
+                        });
+                    if h.unlikely
+                        && may_be_unlikely(el)
+                        && self.flags[i] & IN_CODE == 0
+                        && !section_header
+                    {
                         self.flags[i] |= UNLIKELY;
                         if self.strict() {
                             self.number_subtree(id, &mut next_order);

@@ -269,6 +269,40 @@ fn a_product_is_not_only_its_specification_table() {
     );
 }
 
+/// A block classed as a header inside the page's main landmark, holding a heading below the
+/// `h1`, is a section's header (its title and intro), not the page's: Readability's unlikely
+/// `header` leaves it in. The page's own header, outside `<main>`, stays out.
+#[test]
+fn a_sections_header_in_main_is_read() {
+    let section = |n: u32| {
+        format!(
+            "<section class=PageSection_root><div class=PageSection_header><h2>Part {n} title</h2>\
+             <p>Intro {n}: a line that says what the part is for.</p></div>\
+             <div class=PageSection_body><p>Body {n}: {PROSE}</p></div></section>"
+        )
+    };
+    let html = format!(
+        "<body><div class=site-header><h2>Site menu</h2><p>Sign in to see your orders.</p>\
+         </div><main><h1>The product</h1>{}{}{}</main></body>",
+        section(1),
+        section(2),
+        section(3)
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "## Part 1 title",
+            "Intro 1:",
+            "Body 1:",
+            "Intro 2:",
+            "Body 2:",
+            "Intro 3:",
+        ],
+    );
+    assert!(!text.contains("Sign in"), "{text}");
+}
+
 /// A spinner's "Loading…" and an empty ad slot's label are never content, whatever the
 /// cleaning (Readability's `adWords` and `loadingWords`): here the page's own `<main>`,
 /// which the conditional cleaning leaves alone.
