@@ -72,7 +72,7 @@ pub(crate) struct Agg {
     time_text: u32,
     /// `<table>` elements inside (not counting the element itself).
     pub tables: u32,
-    /// Data tables ([`is_data_table`]), the element itself included.
+    /// Data tables ([`Page::is_data_table`]), the element itself included.
     data_tables: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,

@@ -513,7 +513,7 @@ impl Session {
     }
 
     /// Waits after an action: for the load when it navigated, otherwise until the DOM has
-    /// been quiet for [`LaunchOptions::quiet`]; never longer than the cap.
+    /// been quiet for [`LaunchOptions::quiet`](super::LaunchOptions::quiet); never longer than the cap.
     pub(super) async fn settle(&self, before: Option<&PageState>) -> Settled {
         let start = Instant::now();
         let mut navigated = false;

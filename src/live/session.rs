@@ -38,13 +38,13 @@ pub struct Session {
     pub(super) issued: u32,
     /// The token the latest look left on its document; `None` before the first look.
     pub(super) look_token: Option<String>,
-    /// The latest look's [`signature`] when it walked the whole page: a look scoped by a ref
+    /// The latest look's [`signature`](super::refs::signature) when it walked the whole page: a look scoped by a ref
     /// that finds the same refs keeps their numbers.
     pub(super) look_sig: Option<u64>,
     pub(super) looks: u64,
     /// The isolated world `overlay.js` runs in, for the current document.
     pub(super) ui_world: Option<ExecutionContextId>,
-    /// The sidebar's log, newest last (at most [`SIDEBAR_LINES`]), and the entries written.
+    /// The sidebar's log, newest last (at most `overlay::SIDEBAR_LINES`), and the entries written.
     pub(super) sidebar_log: std::collections::VecDeque<Value>,
     pub(super) logged: u64,
 }

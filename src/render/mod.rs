@@ -261,7 +261,7 @@ struct Flattened<'a> {
     forms: Vec<(u32, u32)>,
 }
 
-/// The tree in pre-order. An unnamed form (a node without role, see [`is_form_wrapper`])
+/// The tree in pre-order. An unnamed form (a node without role, see [`TreeNode::is_form_wrapper`](crate::tree::TreeNode::is_form_wrapper))
 /// gets no entry: its children take its place among its siblings, so every other stage
 /// sees the tree as it would be without it, and its span is kept in `forms` instead.
 fn flatten(root: &TreeNode) -> Flattened<'_> {
