@@ -168,11 +168,12 @@ pub(crate) fn read(
     let title = tree.title.as_deref().filter(|t| {
         opts.from.is_none()
             && !blocks[first..].iter().take(3).any(|b| {
-                // `## Gold rises [ref=e4]`, `## [Gold rises](e5) [ref=e4]` (a card's
-                // title): the heading's words only.
-                let words = b.text.split(" [ref=").next().unwrap_or("");
-                let words = words.split("](e").next().unwrap_or(words);
-                b.text.starts_with('#') && repeats_title(t, words)
+                // A heading's words (`## Gold rises [ref=e4]`), or its link's label when it
+                // reads as the card's link (`## [Gold rises](e5) [ref=e4]`).
+                b.heading_words.is_some_and(|(from, to)| {
+                    let words = &b.text[from..to];
+                    repeats_title(t, words.split("](e").next().unwrap_or(words))
+                })
             })
     });
     let mut text = header(opts.from, title);

@@ -783,6 +783,8 @@ impl Plan {
         };
         let mut in_card = vec![false; n];
         let mut last_parent = (usize::MAX, "", false);
+        // Prose of the content outside its cards and inside them, in bytes.
+        let (mut own, mut carded) = (0u64, 0u64);
         for i in 1..n {
             let f = &flat[i];
             let p = f.parent as usize;
@@ -801,21 +803,18 @@ impl Plan {
                         }
                         last_parent.2
                     });
+            if in_main[i] && prose[i] && kind[i] == Kind::Line {
+                let text = u64::from(counts[i].text);
+                if in_card[i] {
+                    carded += text;
+                } else {
+                    own += text;
+                }
+            }
         }
         // Cards wait for the article's own text; on a page that is mostly cards (a front
         // page, a listing: its cards hold more prose than the rest of its content) the cards
         // are the content, and they come in document order with the rest of it.
-        let (mut own, mut carded) = (0u64, 0u64);
-        for i in 1..n {
-            if in_main[i] && prose[i] && kind[i] == Kind::Line {
-                let t = u64::from(counts[i].text);
-                if in_card[i] {
-                    carded += t;
-                } else {
-                    own += t;
-                }
-            }
-        }
         if carded >= own {
             in_card.iter_mut().for_each(|c| *c = false);
         }
