@@ -679,6 +679,8 @@ mod tests {
             "<p class='visible-lg' data-t>",
             "<p class='show-for-large' data-t>",
             "<p class='hidden-md-down' data-t>",
+            "<aside class='cAuthorPane ipsResponsive_hidePhone' data-t>",
+            "<ul class='ipsResponsive_showDesktop ipsResponsive_block' data-t>",
         ] {
             assert!(!hidden(desktop), "{desktop}");
             assert!(on_phone(desktop), "{desktop}");
@@ -690,6 +692,8 @@ mod tests {
             "<p class='is-hidden-desktop' data-t>",
             "<p class='uk-hidden@m' data-t>",
             "<p class='hidden-md-up' data-t>",
+            "<div class='cAuthorPane_mobile ipsResponsive_showPhone' data-t>",
+            "<ul class='ipsResponsive_hideDesktop' data-t>",
         ] {
             assert!(hidden(mobile), "{mobile}");
             assert!(!on_phone(mobile), "{mobile}");
