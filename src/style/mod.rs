@@ -680,6 +680,8 @@ mod tests {
             "<p class='show-for-large' data-t>",
             "<p class='hidden-md-down' data-t>",
             "<aside class='cAuthorPane ipsResponsive_hidePhone' data-t>",
+            "<div class='visible-desktop' data-t>",
+            "<div class='elementor-element elementor-hidden-mobile' data-t>",
             "<ul class='ipsResponsive_showDesktop ipsResponsive_block' data-t>",
         ] {
             assert!(!hidden(desktop), "{desktop}");
@@ -694,6 +696,9 @@ mod tests {
             "<p class='hidden-md-up' data-t>",
             "<div class='cAuthorPane_mobile ipsResponsive_showPhone' data-t>",
             "<ul class='ipsResponsive_hideDesktop' data-t>",
+            "<div class='hidden-desktop' data-t>",
+            "<div class='visible-phone' data-t>",
+            "<div class='elementor-element elementor-hidden-desktop' data-t>",
         ] {
             assert!(hidden(mobile), "{mobile}");
             assert!(!on_phone(mobile), "{mobile}");
