@@ -682,6 +682,7 @@ mod tests {
             "<aside class='cAuthorPane ipsResponsive_hidePhone' data-t>",
             "<div class='visible-desktop' data-t>",
             "<div class='elementor-element elementor-hidden-mobile' data-t>",
+            "<p class='max-md:hidden' data-t>",
             "<ul class='ipsResponsive_showDesktop ipsResponsive_block' data-t>",
         ] {
             assert!(!hidden(desktop), "{desktop}");
@@ -699,10 +700,14 @@ mod tests {
             "<div class='hidden-desktop' data-t>",
             "<div class='visible-phone' data-t>",
             "<div class='elementor-element elementor-hidden-desktop' data-t>",
+            "<p class='hidden max-md:flex' data-t>",
         ] {
             assert!(hidden(mobile), "{mobile}");
             assert!(!on_phone(mobile), "{mobile}");
         }
+        // Tailwind's max-* variants hold below their breakpoint: 2xl is 1536 px.
+        assert!(hidden("<p class='max-2xl:hidden' data-t>"));
+        assert!(!hidden("<p class='max-xl:hidden' data-t>"));
         // The page's own word wins, whatever its specificity; the option that ignores the
         // page's sheets ignores these too.
         assert!(!hidden(
