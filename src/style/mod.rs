@@ -705,6 +705,13 @@ mod tests {
             assert!(hidden(mobile), "{mobile}");
             assert!(!on_phone(mobile), "{mobile}");
         }
+        // Invision says how a device's copy shows: inline, its text runs into its line.
+        let desktop_inline = "<span class='ipsResponsive_showDesktop ipsResponsive_inline' data-t>";
+        assert_eq!(
+            style_of(desktop_inline, &StyleOptions::default()).display_inline,
+            Some(true)
+        );
+        assert!(on_phone(desktop_inline));
         // Tailwind's max-* variants hold below their breakpoint: 2xl is 1536 px.
         assert!(hidden("<p class='max-2xl:hidden' data-t>"));
         assert!(!hidden("<p class='max-xl:hidden' data-t>"));
