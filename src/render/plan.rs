@@ -241,6 +241,8 @@ pub(super) struct Counts {
     pub multiline: bool,
     /// Order-sensitive hash of the subtree's links (name and href); 0 without links.
     pub link_sig: u64,
+    /// Order-sensitive hash of the subtree's text outside links; 0 without such text.
+    pub text_sig: u64,
 }
 
 /// The analysis and the choice.
@@ -326,6 +328,9 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
         }
         if own_text > 0 && role != "link" {
             c.blocks += 1;
+            if let Some(t) = node.text.as_deref() {
+                c.text_sig = fnv(c.text_sig, t.as_bytes());
+            }
         }
         counts[i] = c;
         if i > 0 {
@@ -341,6 +346,9 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
             pc.multiline |= c.multiline;
             if c.link_sig != 0 {
                 pc.link_sig = fnv(pc.link_sig, &c.link_sig.to_le_bytes());
+            }
+            if c.text_sig != 0 {
+                pc.text_sig = fnv(pc.text_sig, &c.text_sig.to_le_bytes());
             }
         }
     }
@@ -699,10 +707,19 @@ impl Plan {
             {
                 pr = P_CHROME;
             }
-            // A group of links seen before (the mobile copy of the desktop menu): once.
+            // A group of links seen before (the mobile copy of the desktop menu): once. A
+            // group of mostly text repeats only with its text: a forum's second post by one
+            // author has the links of the first (the author's name, badge and post count),
+            // but its text is its own. A quotation with the links of an earlier post quotes
+            // it, whatever its labels ("… wrote:").
             if c.links >= 3 && c.link_sig != 0 && kind[i] != Kind::None && !holds_main {
+                let links_only =
+                    u64::from(c.link_text) * 2 >= u64::from(c.text) || role == "blockquote";
                 match first_sig.get(&c.link_sig) {
-                    Some(&first) if !inside(flat, i, first as usize) => {
+                    Some(&first)
+                        if !inside(flat, i, first as usize)
+                            && (links_only || counts[first as usize].text_sig == c.text_sig) =>
+                    {
                         repeats[i] = Some(first);
                         pr = P_CHROME;
                     }

@@ -796,3 +796,30 @@ fn what_read_leaves_out_of_the_content_ranks_with_the_rest() {
         r.text
     );
 }
+
+#[test]
+fn a_second_post_by_one_author_is_no_repeat() {
+    // Two posts by one author carry the same links (name, badge, post count), each with
+    // its own text: on a short budget both still show, before the chrome. (The author's
+    // list of links is a repeat, and a menu drawn twice is one.)
+    let post = |text: &str| {
+        format!(
+            "<article><h3><a href='/u/ann'>Ann</a></h3><ul><li><a href='/u/ann'>Ann</a></li>\
+             <li><a href='/badges/1'>Regular</a></li><li><a href='/u/ann/posts'>360</a></li>\
+             </ul><p>{text} {}</p></article>",
+            "with words of its own ".repeat(6)
+        )
+    };
+    let menu = "<nav><a href=/a>Alpha</a> <a href=/b>Beta</a> <a href=/c>Gamma</a></nav>";
+    let html = format!(
+        "<header>{menu}</header><main><h1>Thread</h1>{}{}</main><footer>{menu}</footer>",
+        post("First post"),
+        post("Second post")
+    );
+    let r = snapshot_within(&html, 1_000);
+    assert_shows(
+        &r.text,
+        "both posts show",
+        ["First post", "Second post"].map(String::from),
+    );
+}
