@@ -682,7 +682,9 @@ impl Plan {
                         P_KEY
                     };
                 }
-                "region" | "form" if consent_block(flat, i) => pr = P_CHROME,
+                // A section of the content that speaks of cookies is a recipe's, not a
+                // consent notice (those sit outside the content).
+                "region" | "form" if !in_main[i] && consent_block(flat, i) => pr = P_CHROME,
                 "heading" => match node.level {
                     Some(1) if pr != P_CHROME => pr = P_KEY,
                     Some(2 | 3) if pr == P_REST => pr = P_MAIN,

@@ -823,3 +823,27 @@ fn a_second_post_by_one_author_is_no_repeat() {
         ["First post", "Second post"].map(String::from),
     );
 }
+
+#[test]
+fn a_section_of_the_content_about_cookies_is_content() {
+    // A named section speaking of cookies outside the content is a consent notice, and
+    // ranks with the chrome; inside the content it is a recipe, and comes before the footer.
+    let section = |title: &str, text: &str| {
+        format!(
+            "<section aria-label='{title}'><h2>{title}</h2><p>{text} {}</p></section>",
+            "and then some more words ".repeat(4)
+        )
+    };
+    let html = format!(
+        "<main><h1>Holiday baking</h1>{}{}</main><footer><p>{}</p></footer>",
+        section(
+            "Chocolate chip cookies",
+            "Cream the butter and sugar, bake the cookies"
+        ),
+        section("Gingerbread", "Molasses, ginger and cinnamon"),
+        "Footer words ".repeat(8)
+    );
+    let r = snapshot_within(&html, 700);
+    assert!(r.text.contains("Cream the butter"), "{}", r.text);
+    assert!(!r.text.contains("Footer words"), "{}", r.text);
+}
