@@ -44,6 +44,7 @@ impl Ctx<'_> {
 }
 
 /// A line and the refs it shows (flat indices), in order.
+#[derive(Clone)]
 pub(super) struct Line {
     pub text: String,
     pub refs: Vec<usize>,
@@ -65,13 +66,29 @@ impl<'a> Writer<'a> {
     pub(super) fn new(tree: &'a NodeTree, opts: &'a RenderOptions, main: Option<Ref>) -> Self {
         let worst = header(tree, opts, main, usize::MAX, &ALL_REASONS);
         let reserve = worst.chars().count() + closing(opts.format).len();
+        Self::with_budget(
+            tree,
+            opts,
+            main,
+            opts.max_chars_total.saturating_sub(reserve),
+        )
+    }
+
+    /// A writer whose body may take `budget` characters (a scratch writer that checks a
+    /// choice, or measures it with `usize::MAX`).
+    pub(super) fn with_budget(
+        tree: &'a NodeTree,
+        opts: &'a RenderOptions,
+        main: Option<Ref>,
+        budget: usize,
+    ) -> Self {
         Writer {
             tree,
             opts,
             main,
             body: String::new(),
             body_chars: 0,
-            budget: opts.max_chars_total.saturating_sub(reserve),
+            budget,
             nodes: 0,
             reasons: Vec::new(),
             closed: false,
@@ -81,6 +98,16 @@ impl<'a> Writer<'a> {
     /// What the body may still take.
     pub(super) fn budget(&self) -> usize {
         self.budget
+    }
+
+    /// Whether a line did not fit and the output was cut there.
+    pub(super) fn overflowed(&self) -> bool {
+        self.closed
+    }
+
+    /// What the body has taken.
+    pub(super) fn body_chars(&self) -> usize {
+        self.body_chars
     }
 
     pub(super) fn reason(&mut self, r: TruncateReason) {

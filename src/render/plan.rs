@@ -246,6 +246,7 @@ pub(super) struct Counts {
 }
 
 /// The analysis and the choice.
+#[derive(Clone)]
 pub(super) struct Plan {
     pub kind: Vec<Kind>,
     pub counts: Vec<Counts>,
@@ -1185,12 +1186,23 @@ fn form_clusters(
     form_of
 }
 
+/// How a stub line is costed while the choice is made ([`stub_estimate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum StubCost {
+    /// About the usual length (web2025: 63 characters on average with the indent).
+    Usual,
+    /// About the longest (nine stubs in ten are shorter).
+    Longest,
+}
+
 /// The estimated cost of a stub line (it is written only at the end, once the runs are
 /// known).
-pub(super) fn stub_estimate(format: Format, depth: u32) -> usize {
-    let base = match format {
-        Format::Json => 110,
-        _ => 78,
+pub(super) fn stub_estimate(format: Format, depth: u32, cost: StubCost) -> usize {
+    let base = match (format, cost) {
+        (Format::Json, StubCost::Usual) => 90,
+        (Format::Json, StubCost::Longest) => 110,
+        (_, StubCost::Usual) => 58,
+        (_, StubCost::Longest) => 78,
     };
     base + 2 * depth as usize
 }
