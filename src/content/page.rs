@@ -444,9 +444,12 @@ impl<'a> HintCache<'a> {
     fn element(&mut self, el: Element<'a>) -> AttrHints {
         let class = self.get(el.attr(&local_name!("class")).unwrap_or(""));
         let id = self.get(el.attr(&local_name!("id")).unwrap_or(""));
+        let unlikely = (class.unlikely || id.unlikely) && !(class.maybe || id.maybe);
         AttrHints {
-            unlikely: (class.unlikely || id.unlikely) && !(class.maybe || id.maybe),
-            header_only: (!class.unlikely || class.header_only) && (!id.unlikely || id.header_only),
+            unlikely,
+            header_only: unlikely
+                && (!class.unlikely || class.header_only)
+                && (!id.unlikely || id.header_only),
             maybe: class.maybe || id.maybe,
             weight: class.weight + id.weight,
             share: class.share || id.share,
@@ -634,6 +637,8 @@ const MIN_CARD_TEXT: u32 = 20;
 const REGION_SHARE: f32 = 0.6;
 /// A share bar longer than this is more than a share bar (Readability's `_clean`).
 const SHARE_BAR_MAX: u32 = 500;
+/// A section's header holds its heading within this many nodes (`Page::pass`).
+const SECTION_HEADER_NODES: usize = 32;
 /// Levels above the top candidate where a post of a run is looked for (`Page::post_run`).
 const POST_ANCESTORS: usize = 6;
 /// Other posts the run has at least, each with this much prose.
@@ -769,17 +774,19 @@ impl<'a> Page<'a> {
                     }
                     // A section's header in the page's main landmark (its heading and intro,
                     // `div.PageSection_header`) is content; the page's header never sits there.
-                    let section_header = h.header_only
-                        && self.flags[i] & IN_MAIN != 0
-                        && dom.descendants(id).take(PLACEHOLDER_NODES).any(|d| {
-                            dom.element(d)
-                                .and_then(heading_level)
-                                .is_some_and(|l| l > 1)
-                        });
+                    let section_header = || {
+                        h.header_only
+                            && self.flags[i] & IN_MAIN != 0
+                            && dom.descendants(id).take(SECTION_HEADER_NODES).any(|d| {
+                                dom.element(d)
+                                    .and_then(heading_level)
+                                    .is_some_and(|l| l > 1)
+                            })
+                    };
                     if h.unlikely
                         && may_be_unlikely(el)
                         && self.flags[i] & IN_CODE == 0
-                        && !section_header
+                        && !section_header()
                     {
                         self.flags[i] |= UNLIKELY;
                         if self.strict() {
