@@ -74,8 +74,8 @@ impl<'a> Writer<'a> {
         )
     }
 
-    /// A writer whose body may take `budget` characters (a scratch writer that checks a
-    /// choice, or measures it with `usize::MAX`).
+    /// A writer whose body may take `budget` characters (`usize::MAX`: a scratch writer that
+    /// measures a choice).
     pub(super) fn with_budget(
         tree: &'a NodeTree,
         opts: &'a RenderOptions,
@@ -100,14 +100,15 @@ impl<'a> Writer<'a> {
         self.budget
     }
 
-    /// Whether a line did not fit and the output was cut there.
-    pub(super) fn overflowed(&self) -> bool {
-        self.closed
-    }
-
     /// What the body has taken.
     pub(super) fn body_chars(&self) -> usize {
         self.body_chars
+    }
+
+    /// Whether what the body has taken would have been written within `budget`: every line
+    /// leaves room for the one that says the output was cut, so the last one does.
+    pub(super) fn fits_within(&self, budget: usize) -> bool {
+        self.body_chars + self.end_reserve() <= budget
     }
 
     pub(super) fn reason(&mut self, r: TruncateReason) {

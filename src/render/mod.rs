@@ -433,8 +433,8 @@ fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> Snapsh
     let shown = if opts.format == Format::List {
         emit_list(&cx, &plan, &mut out)
     } else {
-        let mut lines = choose_checked(&cx, &mut plan, out.budget(), |budget| {
-            format::Writer::with_budget(tree, opts, main, budget)
+        let mut lines = choose_checked(&cx, &mut plan, out.budget(), || {
+            format::Writer::with_budget(tree, opts, main, usize::MAX)
         });
         for r in plan.reasons.iter().copied() {
             out.reason(r);
@@ -460,11 +460,6 @@ const END_RESERVE: usize = 40;
 /// The share of the budget (in percent) after which no further key form starts (`choose`).
 const KEY_SHARE_PERCENT: isize = 40;
 
-/// Pass 3 of the plan: priority classes in turn, each in document order (the main
-/// content's headings before its text), take a line when it fits with the lines of its
-/// ancestors not yet shown and the stub lines the change leaves to write.
-/// Returns the lines it formatted to cost them, by flat index, for `emit` to write as they
-/// are: a big page's main content is formatted once, not twice.
 /// [`choose`] with stub lines costed at their usual length, checked by writing the result
 /// to a scratch writer. A stub's text is known only once the choice is made; costed at its
 /// longest every time, a cut snapshot left some 400 characters of its budget unused. When
@@ -477,19 +472,18 @@ fn choose_checked<'w>(
     cx: &format::Ctx<'_>,
     plan: &mut plan::Plan,
     budget: usize,
-    scratch: impl Fn(usize) -> format::Writer<'w>,
+    scratch: impl Fn() -> format::Writer<'w>,
 ) -> HashMap<usize, format::Line> {
     let before = plan.clone();
     let mut within = budget;
     for _ in 0..2 {
         let lines = choose(cx, plan, within, plan::StubCost::Usual);
-        let mut probe = scratch(budget);
-        emit(cx, plan, &mut lines.clone(), &mut probe);
-        if !probe.overflowed() {
+        // Written without a limit, the lines say both whether they fit and by how much not.
+        let mut whole = scratch();
+        emit(cx, plan, &mut lines.clone(), &mut whole);
+        if whole.fits_within(budget) {
             return lines;
         }
-        let mut whole = scratch(usize::MAX);
-        emit(cx, plan, &mut lines.clone(), &mut whole);
         let over = whole.body_chars().saturating_sub(budget);
         *plan = before.clone();
         // (Stubs far longer than usual, a tenth of the budget over: their longest is nearer.)
@@ -502,6 +496,11 @@ fn choose_checked<'w>(
     choose(cx, plan, budget, plan::StubCost::Longest)
 }
 
+/// Pass 3 of the plan: priority classes in turn, each in document order (the main
+/// content's headings before its text), take a line when it fits with the lines of its
+/// ancestors not yet shown and the stub lines the change leaves to write.
+/// Returns the lines it formatted to cost them, by flat index, for `emit` to write as they
+/// are: a big page's main content is formatted once, not twice.
 fn choose(
     cx: &format::Ctx<'_>,
     plan: &mut plan::Plan,
