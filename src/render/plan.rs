@@ -785,13 +785,19 @@ impl Plan {
         }
         // Headings before each flat position, to count a subtree's in O(1).
         let mut headings_before = Vec::with_capacity(n + 1);
+        let mut h1_before = Vec::with_capacity(n + 1);
         headings_before.push(0u32);
+        h1_before.push(0u32);
         for f in flat {
+            let heading = role_of(f.node) == "heading";
             let last = headings_before.last().copied().unwrap_or(0);
-            headings_before.push(last + u32::from(role_of(f.node) == "heading"));
+            headings_before.push(last + u32::from(heading));
+            let last = h1_before.last().copied().unwrap_or(0);
+            h1_before.push(last + u32::from(heading && f.node.level == Some(1)));
         }
         // A card is one of three siblings or more of its role (a lone article inside
-        // `main` is the content itself).
+        // `main` is the content itself), titled by a heading, but not by the page's `h1`:
+        // the `<article>` holding the title is the page's opening among its teasers.
         let repeated = |i: usize, role: &str| {
             flat[flat[i].parent as usize]
                 .node
@@ -814,6 +820,7 @@ impl Plan {
                     && i != main
                     && matches!(role, "listitem" | "article")
                     && headings_before[f.end as usize] > headings_before[i]
+                    && h1_before[f.end as usize] == h1_before[i]
                     // Small beside the content: not the article among its comments.
                     && u64::from(counts[i].text) * 4 < u64::from(counts[main].text)
                     && {

@@ -697,6 +697,37 @@ fn a_page_of_cards_reads_them_in_order() {
     );
 }
 
+/// The section holding the page's title (`h1`) is its opening, not a card, though it is an
+/// `<article>` among teaser `<article>`s: a landing page's hero paragraph comes before the
+/// questions and answers further down, not after them.
+#[test]
+fn the_section_with_the_title_is_no_card() {
+    let teaser = |i: u32| {
+        format!(
+            "<article><h3><a href=/t{i}>Teaser {i}</a></h3><p>Teaser text {i}: {}</p></article>",
+            "words about another page. ".repeat(4)
+        )
+    };
+    let answer = |i: u32| {
+        format!(
+            "<h3>Question {i}?</h3><p>Answer {i}: {}</p>",
+            "a long answer to a frequent question, with its details. ".repeat(6)
+        )
+    };
+    let html = format!(
+        "<main><article><h1>The product</h1><p>Opening pitch: {}</p></article>{}{}</main>",
+        "what the product does for you, said briefly. ".repeat(3),
+        (0..3).map(teaser).collect::<String>(),
+        (0..20).map(answer).collect::<String>()
+    );
+    let r = snapshot_within(&html, 3_000);
+    assert_shows(
+        &r.text,
+        "the opening shows whole",
+        ["Opening pitch: what the product does for you, said briefly. what the product does for you, said briefly. what the product does for you, said briefly.".to_string()],
+    );
+}
+
 /// A heading whose name comes from its content leaves the name off its line when the
 /// content says it; the content then keeps its words, even beside an unnamed icon button
 /// (an API reference's `#### [link icon] amount integer`). A group's legend, whose name the
