@@ -87,9 +87,9 @@ pub struct TreeNode {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cursor_interactive: bool,
     /// The page's main content starts here (offline: what [`crate::content`] found, the part
-    /// `read` reads). The renderer ranks marked subtrees as its main content; a tree with no
-    /// mark (from the in-browser script) is ranked by the renderer's own scoring. Omitted
-    /// when false.
+    /// `read` reads; on a `#text` run, text of the content whose element made no node). The
+    /// renderer ranks marked subtrees as its main content; a tree with no mark (from the
+    /// in-browser script) is ranked by the renderer's own scoring. Omitted when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub main: bool,
     /// Inside the main content, a part its reader leaves out by its class (a post's

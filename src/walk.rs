@@ -110,6 +110,10 @@ struct Open {
     /// An unnamed `<form>` (see `emit`): its text is always kept as runs, never as `text`,
     /// so that a renderer that sees through it finds the text where it was.
     form_wrapper: bool,
+    /// The node's element is in the main content (see [`walk_marking_main`]).
+    content: bool,
+    /// Some text of the run being collected is in the main content.
+    run_content: bool,
 }
 
 impl Open {
@@ -123,7 +127,15 @@ impl Open {
             ref_if_labelled: false,
             has_runs: false,
             form_wrapper: false,
+            content: false,
+            run_content: false,
         }
+    }
+
+    /// Appends visible text to the run; `content`: the text is in the main content.
+    fn push_text(&mut self, s: &str, transform: TextTransform, content: bool) {
+        self.run.push_transformed(s, transform);
+        self.run_content |= content;
     }
 
     /// Puts the text collected so far among the children, as a `#text` node, so that it
@@ -133,7 +145,12 @@ impl Open {
             return;
         }
         let text = self.run.take();
-        self.node.children.push(TreeNode::text_run(text));
+        let mut run = TreeNode::text_run(text);
+        // Text of the content whose element made no node (a product description in a bare
+        // `<div>`) sits in a node outside the content: the run marks it, as `number_refs`
+        // marks an element, so that the snapshot ranks what `read` reads as content.
+        run.main = std::mem::take(&mut self.run_content) && !self.content;
+        self.node.children.push(run);
         self.has_runs = true;
     }
 
@@ -222,6 +239,8 @@ fn walked_into(dom: &Dom, styles: &Styles, id: NodeId, el: Element<'_>) -> bool 
 /// What every part of the walk reads: the page and the options.
 struct Ctx<'a> {
     dom: &'a Dom,
+    /// Where each arena node stands in the main content (empty: not marked).
+    in_main: &'a [Member],
     styles: &'a Styles,
     names: Names<'a>,
     opts: &'a TreeOptions,
@@ -288,6 +307,7 @@ fn walk_split(
         .collect();
     let cx = Ctx {
         dom,
+        in_main,
         styles: index.styles(),
         names: Names::new(dom, index, opts.max_text_per_node),
         opts,
@@ -304,10 +324,11 @@ fn walk_split(
         Some(id) => crate::aria::hidden::visibility_hidden_at(dom, index.styles(), id),
         None => visibility_hidden(index.styles(), root, false),
     };
-    let root_open = Open::new(TreeNode {
+    let mut root_open = Open::new(TreeNode {
         tag: root_tag,
         ..Default::default()
     });
+    root_open.content = in_main.get(root.index()) == Some(&Member::Content);
 
     let split = opts
         .threads
@@ -425,10 +446,10 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
     }
 
-    fn push_text(&mut self, s: &'a str, transform: TextTransform) {
+    fn push_text(&mut self, s: &'a str, transform: TextTransform, content: bool) {
         match self.recording_top() {
-            Some(ops) => ops.push(PieceOp::Str(s, transform)),
-            None => self.top().run.push_transformed(s, transform),
+            Some(ops) => ops.push(PieceOp::Str(s, transform, content)),
+            None => self.top().push_text(s, transform, content),
         }
     }
 
@@ -481,9 +502,11 @@ impl<'c, 'a> Walker<'c, 'a> {
                     }
                 }
                 Work::Enter { id, vis_hidden } => match &dom.node(id).data {
-                    NodeData::Text(t) if !vis_hidden => {
-                        self.push_text(dom.str(*t), self.cx.styles.text_transform(dom, id))
-                    }
+                    NodeData::Text(t) if !vis_hidden => self.push_text(
+                        dom.str(*t),
+                        self.cx.styles.text_transform(dom, id),
+                        self.cx.in_main.get(id.index()) == Some(&Member::Content),
+                    ),
                     NodeData::Element(el) => self.enter(id, dom.element_of(el), vis_hidden),
                     _ => {}
                 },
@@ -516,6 +539,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         let mut emitted = false;
         if let Some(mut node) = made {
             node.order = self.order.len();
+            node.content = self.cx.in_main.get(id.index()) == Some(&Member::Content);
             self.order.push((id, false));
             self.deepest = self.deepest.max(self.open.len());
             if self.open.len() >= MAX_TREE_DEPTH {
@@ -574,7 +598,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         let top = self.top();
         for op in piece.ops {
             match op {
-                PieceOp::Str(s, transform) => top.run.push_transformed(s, transform),
+                PieceOp::Str(s, transform, content) => top.push_text(s, transform, content),
                 PieceOp::Boundary => top.boundary(),
                 PieceOp::Child(child) => top.push_child(child),
             }
@@ -721,7 +745,7 @@ impl Piece<'_> {
 /// exactly the runs and children a single thread would (runs depend on where the children
 /// fall among the text).
 enum PieceOp<'a> {
-    Str(&'a str, TextTransform),
+    Str(&'a str, TextTransform, bool),
     Boundary,
     Child(TreeNode),
 }
@@ -791,6 +815,7 @@ fn emit(
         names,
         opts,
         attr_names,
+        ..
     } = cx;
     let mut role = roles::role(dom, names.index(), id);
     if matches!(role, Some("none" | "presentation")) {
@@ -1478,6 +1503,62 @@ mod tests {
             w.tree.tree.children[0].text.as_deref(),
             Some(long.trim_end())
         );
+    }
+
+    /// Text of the content whose element made no node (a description in a bare `<div>`) is
+    /// a run of a node outside the content: the run is marked `main`, as an element of the
+    /// content would be; the text beside it is not, nor a run inside a marked node. The same
+    /// on two threads (the helper's piece carries the marks).
+    #[test]
+    fn a_run_of_content_text_in_a_node_outside_it_is_marked() {
+        let items: String = (0..40)
+            .map(|i| format!("<li><a href=/{i}>item {i}</a></li>"))
+            .collect();
+        let html = format!(
+            "<section aria-label=s>Intro<button>b</button><div id=d>Described text</div>\
+             <button>c</button>Outro</section>\
+             <article id=a><p>para</p>loose<ul>{items}</ul></article>Tail"
+        );
+        let dom = Dom::parse(&html);
+        let index = Index::build(&dom);
+        let mut member = vec![Member::Outside; dom.len()];
+        for (id, el) in dom.elements() {
+            if matches!(el.attr(&local_name!("id")), Some("d" | "a")) {
+                member[id.index()] = Member::Content;
+                for d in dom.descendants(id) {
+                    member[d.index()] = Member::Content;
+                }
+            }
+        }
+        for threads in [Threads::One, Threads::Two] {
+            let opts = TreeOptions {
+                threads,
+                ..Default::default()
+            };
+            let (w, _) = walk_split(&dom, &index, &opts, None, &member);
+            let marked: Vec<(&str, &str)> = flat(&w.tree.tree)
+                .into_iter()
+                .filter(|n| n.main)
+                .map(|n| (n.tag.as_ref(), n.text.as_deref().unwrap_or("")))
+                .collect();
+            assert_eq!(
+                marked,
+                [("#text", "Described text"), ("article", "")],
+                "{threads:?}"
+            );
+        }
+        // The whole body is the content (a landing page): the root says so, its runs not.
+        let body = dom.body().expect("a parsed page has a body");
+        member[body.index()] = Member::Content;
+        dom.descendants(body)
+            .for_each(|d| member[d.index()] = Member::Content);
+        let w = walk_marking_main(&dom, &index, &TreeOptions::default(), &member);
+        let marked: Vec<&str> = flat(&w.tree.tree)
+            .into_iter()
+            .filter(|n| n.main)
+            .map(|n| n.tag.as_ref())
+            .collect();
+        assert_eq!(marked, ["body"]);
     }
 
     #[test]
