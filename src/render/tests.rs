@@ -728,6 +728,37 @@ fn the_section_with_the_title_is_no_card() {
     );
 }
 
+/// A product page's sections (`<article>`s with a heading and paragraphs each) are its
+/// content, not cards to wait for: the first sections come before the short notes after
+/// them. (A teaser card holds a title and a blurb, well under `CARD_MAX_TEXT`.)
+#[test]
+fn a_long_section_is_no_card() {
+    let section = |i: u32| {
+        format!(
+            "<article><h2>Section {i}</h2><p>Section {i} text: {}</p><p>{}</p></article>",
+            "what this part of the product does, told at length. ".repeat(12),
+            "and more of it, in a second paragraph. ".repeat(12)
+        )
+    };
+    let note = |i: u32| {
+        format!(
+            "<p>Note {i}: {}</p>",
+            "a closing remark of the page. ".repeat(3)
+        )
+    };
+    let html = format!(
+        "<main><h1>The product</h1>{}{}</main>",
+        (0..5).map(section).collect::<String>(),
+        (0..90).map(note).collect::<String>()
+    );
+    let r = snapshot_within(&html, 3_000);
+    assert_shows(
+        &r.text,
+        "the first section shows",
+        ["Section 0 text: what this part".to_string()],
+    );
+}
+
 /// A heading whose name comes from its content leaves the name off its line when the
 /// content says it; the content then keeps its words, even beside an unnamed icon button
 /// (an API reference's `#### [link icon] amount integer`). A group's legend, whose name the
