@@ -38,6 +38,10 @@ const DIALOG_MAX_TEXT: u32 = 2000;
 /// carry less, at 2 000 one carries more.)
 const CARD_MAX_TEXT: u32 = 1000;
 
+/// A table of the content with this many rows or fewer ranks with its prose (see
+/// `Plan::new`): a syntax box, a specification, a price list.
+const SMALL_TABLE_ROWS: u32 = 12;
+
 /// What line a node makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -755,6 +759,23 @@ impl Plan {
                     && (scores_as_block(flat[i].node) || role_of(flat[i].node) == "row")
             })
             .collect::<Vec<bool>>();
+        // A small table of the content (a directive's syntax, a product's specifications)
+        // is read with the text around it: its short rows ("Default: aio off;") would wait
+        // behind every paragraph of the page and fold, away from the text that explains them.
+        let rows_before = count_before(flat, |node| role_of(node) == "row");
+        for i in 1..n {
+            if !in_main[i] || prose[i] || kind[i] != Kind::Line || role_of(flat[i].node) != "row" {
+                continue;
+            }
+            // The table: the row's parent, or its row group's.
+            let mut t = flat[i].parent as usize;
+            if role_of(flat[t].node) == "rowgroup" {
+                t = flat[t].parent as usize;
+            }
+            let small = matches!(role_of(flat[t].node), "table" | "grid" | "treegrid")
+                && rows_before[flat[t].end as usize] - rows_before[t] <= SMALL_TABLE_ROWS;
+            prose[i] = small && counts[i].text > 0;
+        }
         // Within the main content (prose ranks only there), the items of a list that holds
         // prose read as one text: a short item ("2021 planning underway") or one made mostly
         // of its links ("[Bug 1678173] fixed") stays with its siblings. So does a short text
@@ -790,18 +811,10 @@ impl Plan {
                 prose[i] = true;
             }
         }
-        // Headings before each flat position, to count a subtree's in O(1).
-        let mut headings_before = Vec::with_capacity(n + 1);
-        let mut h1_before = Vec::with_capacity(n + 1);
-        headings_before.push(0u32);
-        h1_before.push(0u32);
-        for f in flat {
-            let heading = role_of(f.node) == "heading";
-            let last = headings_before.last().copied().unwrap_or(0);
-            headings_before.push(last + u32::from(heading));
-            let last = h1_before.last().copied().unwrap_or(0);
-            h1_before.push(last + u32::from(heading && f.node.level == Some(1)));
-        }
+        let headings_before = count_before(flat, |node| role_of(node) == "heading");
+        let h1_before = count_before(flat, |node| {
+            role_of(node) == "heading" && node.level == Some(1)
+        });
         // A card is one of three siblings or more of its role (a lone article inside
         // `main` is the content itself), titled by a heading, but not by the page's `h1`:
         // the `<article>` holding the title is the page's opening among its teasers. It is
@@ -937,6 +950,19 @@ fn simple_row(flat: &[Flat<'_>], i: usize) -> bool {
         j = flat[j].end as usize;
     }
     cells > 0
+}
+
+/// For each flat position, how many nodes before it are `such`: a subtree's count is then
+/// `before[end] - before[i]`, in O(1).
+fn count_before(flat: &[Flat<'_>], such: impl Fn(&TreeNode) -> bool) -> Vec<u32> {
+    let mut before = Vec::with_capacity(flat.len() + 1);
+    let mut count = 0u32;
+    before.push(count);
+    for f in flat {
+        count += u32::from(such(f.node));
+        before.push(count);
+    }
+    before
 }
 
 /// Whether `i` lies inside the subtree of `a`.

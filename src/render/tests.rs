@@ -759,6 +759,31 @@ fn a_long_section_is_no_card() {
     );
 }
 
+/// A small table of the content (a directive's syntax box: three short rows) is read with
+/// the paragraphs around it, not after every paragraph of the page.
+#[test]
+fn a_small_table_reads_with_its_text() {
+    let directive = |i: u32| {
+        format!(
+            "<h3>directive_{i}</h3><table><tr><th>Syntax:</th><td>directive_{i} on | off;</td></tr>\
+             <tr><th>Default:</th><td>directive_{i} off;</td></tr>\
+             <tr><th>Context:</th><td>http, server</td></tr></table>\
+             <p>Directive {i}: {}</p>",
+            "what the directive does, and when to turn it on. ".repeat(4)
+        )
+    };
+    let html = format!(
+        "<main><h1>Module</h1>{}</main>",
+        (0..30).map(directive).collect::<String>()
+    );
+    let r = snapshot_within(&html, 3_000);
+    assert_shows(
+        &r.text,
+        "the first syntax boxes show",
+        (0..2).map(|i| format!("Default: | directive_{i} off;")),
+    );
+}
+
 /// A heading whose name comes from its content leaves the name off its line when the
 /// content says it; the content then keeps its words, even beside an unnamed icon button
 /// (an API reference's `#### [link icon] amount integer`). A group's legend, whose name the
