@@ -801,7 +801,12 @@ impl Plan {
                 continue;
             }
             let in_prose_list = role_of(flat[i].node) == "listitem" && holds_prose[p];
-            let next = flat[i].end as usize;
+            // The next sibling that makes a line (an empty `<p>` between a code sample and
+            // the paragraph after it makes none).
+            let mut next = flat[i].end as usize;
+            while next < n && flat[next].parent as usize == p && kind[next] == Kind::None {
+                next = flat[next].end as usize;
+            }
             let between = prev != u32::MAX
                 && prose[prev as usize]
                 && next < n

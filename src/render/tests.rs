@@ -784,6 +784,36 @@ fn a_small_table_reads_with_its_text() {
     );
 }
 
+/// A short code sample between two paragraphs reads with them, in document order, though an
+/// empty `<p>` (which makes no line) sits between it and the paragraph after it: not after
+/// every paragraph, as the rest of the page would.
+#[test]
+fn a_short_sample_before_an_empty_paragraph_reads_with_the_text() {
+    let part = |i: u32| {
+        format!(
+            "<p>Step {i}: {}</p><blockquote><pre>run step_{i}</pre></blockquote><p> </p>",
+            "what this step does, before the command that does it. ".repeat(3)
+        )
+    };
+    let html = format!(
+        "<main><h1>Guide</h1>{}</main>",
+        (0..40).map(part).collect::<String>()
+    );
+    let r = snapshot_within(&html, 3_000);
+    // Samples and steps come in document order: a sample shows with its step, never
+    // alone after the steps ran out (as the rest of the page would).
+    assert_shows(
+        &r.text,
+        "the first samples show",
+        (0..3).map(|i| format!("run step_{i}")),
+    );
+    for i in 0..40 {
+        if r.text.contains(&format!("run step_{i}\n")) {
+            assert!(r.text.contains(&format!("Step {i}: what")), "{}", r.text);
+        }
+    }
+}
+
 /// A heading whose name comes from its content leaves the name off its line when the
 /// content says it; the content then keeps its words, even beside an unnamed icon button
 /// (an API reference's `#### [link icon] amount integer`). A group's legend, whose name the
