@@ -687,6 +687,11 @@ impl Plan {
                 // offline its dialog is most likely closed (a script or an external sheet
                 // hides it), and first it would take the budget from the page.
                 "dialog" | "alertdialog" if counts[i].text > DIALOG_MAX_TEXT => {}
+                // A `role=dialog` box in the banner, a menu or the footer (a region picker, a
+                // mega-menu panel) is one of the chrome's popups, most likely closed offline:
+                // it ranks with the chrome. A `<dialog>` element is in the tree only when open
+                // (a closed one is `display: none`), and an alert dialog asks now.
+                "dialog" if pr == P_CHROME && node.tag != "dialog" => {}
                 "dialog" | "alertdialog" | "alert" | "search" => {
                     pr = if consent_block(flat, i) {
                         P_CHROME

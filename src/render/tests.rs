@@ -638,6 +638,32 @@ fn a_long_document_in_a_modal_does_not_come_first() {
     assert!(!r.text.contains("Clause 50 "), "{}", r.text);
 }
 
+/// A `role=dialog` panel of the banner (a region picker) is the chrome's popup, closed where
+/// no script runs: it ranks with the banner, after the content. An open `<dialog>` element
+/// there (a closed one is not rendered) still comes first.
+#[test]
+fn a_popup_of_the_banner_ranks_with_the_banner() {
+    let regions: String = (0..40)
+        .map(|i| format!("<li><a href=/r{i}>Region number {i}</a></li>"))
+        .collect();
+    let para = |i: u32| format!("<p>Product {i} {}</p>", "and more words ".repeat(20));
+    let html = format!(
+        "<header><div role=dialog aria-label=\"Change region\"><h3>Change region</h3>\
+         <h2>Americas</h2><ul>{regions}</ul></div>\
+         <dialog open><p>Your session ends soon</p><button>Stay signed in</button></dialog>\
+         </header><main><h1>Sneakers</h1>{}</main>",
+        (0..40).map(para).collect::<String>()
+    );
+    let r = snapshot_within(&html, 4_000);
+    assert!(r.text.contains("Stay signed in"), "{}", r.text);
+    assert_shows(
+        &r.text,
+        "the main content shows",
+        (0..8).map(|i| format!("Product {i} ")),
+    );
+    assert!(!r.text.contains("heading \"Americas\""), "{}", r.text);
+}
+
 #[test]
 fn a_link_heavy_main_holding_the_content_is_not_a_link_farm() {
     // A results page whose stories are links (headline and summary inside one), so the
