@@ -190,6 +190,8 @@ impl Open {
             ref_always,
             ref_if_labelled,
             has_runs,
+            content,
+            run_content,
             ..
         } = self;
         // Empty when flushed; `finish` also hands the buffer back for reuse.
@@ -197,6 +199,11 @@ impl Open {
         if !text.is_empty() && node.name.as_deref() != Some(text.as_str()) {
             node.text = Some(text.into_boxed_str());
         }
+        // A node without element children keeps its text as `text`, not as a run: when the
+        // text is the content's and the node's element is not, the node is marked instead (a
+        // paragraph, a list item, a cell). Not a control or a landmark (`ref_always`): a
+        // label's words inside the content make no field of it content.
+        node.main |= run_content && !content && !ref_always;
         // Children were pushed one by one (capacity doubling): give the slack back now that
         // the list is final. Shrinking reallocs in place, and a list of 5 000 items would
         // otherwise hold up to a megabyte it never uses.
@@ -1507,8 +1514,10 @@ mod tests {
 
     /// Text of the content whose element made no node (a description in a bare `<div>`) is
     /// a run of a node outside the content: the run is marked `main`, as an element of the
-    /// content would be; the text beside it is not, nor a run inside a marked node. The same
-    /// on two threads (the helper's piece carries the marks).
+    /// content would be; the text beside it is not, nor a run inside a marked node. A
+    /// paragraph holding only such text keeps it as `text` and is marked itself, but not a
+    /// control whose label is the content's. The same on two threads (the helper's piece carries the
+    /// marks).
     #[test]
     fn a_run_of_content_text_in_a_node_outside_it_is_marked() {
         let items: String = (0..40)
@@ -1517,13 +1526,15 @@ mod tests {
         let html = format!(
             "<section aria-label=s>Intro<button>b</button><div id=d>Described text</div>\
              <button>c</button>Outro</section>\
-             <article id=a><p>para</p>loose<ul>{items}</ul></article>Tail"
+             <article id=a><p>para</p>loose<ul>{items}</ul></article>Tail\
+             <p><span id=l>Leaf text</span></p>\
+             <button><span id=b>Go</span></button>"
         );
         let dom = Dom::parse(&html);
         let index = Index::build(&dom);
         let mut member = vec![Member::Outside; dom.len()];
         for (id, el) in dom.elements() {
-            if matches!(el.attr(&local_name!("id")), Some("d" | "a")) {
+            if matches!(el.attr(&local_name!("id")), Some("d" | "a" | "l" | "b")) {
                 member[id.index()] = Member::Content;
                 for d in dom.descendants(id) {
                     member[d.index()] = Member::Content;
@@ -1543,7 +1554,11 @@ mod tests {
                 .collect();
             assert_eq!(
                 marked,
-                [("#text", "Described text"), ("article", "")],
+                [
+                    ("#text", "Described text"),
+                    ("article", ""),
+                    ("p", "Leaf text")
+                ],
                 "{threads:?}"
             );
         }
