@@ -1516,8 +1516,8 @@ mod tests {
     /// a run of a node outside the content: the run is marked `main`, as an element of the
     /// content would be; the text beside it is not, nor a run inside a marked node. A
     /// paragraph holding only such text keeps it as `text` and is marked itself, but not a
-    /// control whose label is the content's. The same on two threads (the helper's piece carries the
-    /// marks).
+    /// control whose label is the content's. The same on two threads (the helper's piece
+    /// carries the marks).
     #[test]
     fn a_run_of_content_text_in_a_node_outside_it_is_marked() {
         let items: String = (0..40)
