@@ -44,12 +44,12 @@ impl Ctx<'_> {
 }
 
 /// A line and the refs it shows (flat indices), in order.
-#[derive(Clone)]
 pub(super) struct Line {
     pub text: String,
     pub refs: Vec<usize>,
 }
 
+#[derive(Clone)]
 pub(super) struct Writer<'a> {
     tree: &'a NodeTree,
     opts: &'a RenderOptions,
@@ -66,33 +66,33 @@ impl<'a> Writer<'a> {
     pub(super) fn new(tree: &'a NodeTree, opts: &'a RenderOptions, main: Option<Ref>) -> Self {
         let worst = header(tree, opts, main, usize::MAX, &ALL_REASONS);
         let reserve = worst.chars().count() + closing(opts.format).len();
-        Self::with_budget(
-            tree,
-            opts,
-            main,
-            opts.max_chars_total.saturating_sub(reserve),
-        )
-    }
-
-    /// A writer whose body may take `budget` characters (`usize::MAX`: a scratch writer that
-    /// measures a choice).
-    pub(super) fn with_budget(
-        tree: &'a NodeTree,
-        opts: &'a RenderOptions,
-        main: Option<Ref>,
-        budget: usize,
-    ) -> Self {
         Writer {
             tree,
             opts,
             main,
             body: String::new(),
             body_chars: 0,
-            budget,
+            budget: opts.max_chars_total.saturating_sub(reserve),
             nodes: 0,
             reasons: Vec::new(),
             closed: false,
         }
+    }
+
+    /// A copy of this writer whose body may take any length: a scratch that measures a choice
+    /// ([`Writer::fits_within`]).
+    pub(super) fn unlimited(&self) -> Self {
+        Writer {
+            budget: usize::MAX,
+            ..self.clone()
+        }
+    }
+
+    /// This writer held to `budget` again. Once its body fits within it
+    /// ([`Writer::fits_within`]), a writer that had had the limit all along would have written
+    /// the same: every line left room for the last.
+    pub(super) fn within(self, budget: usize) -> Self {
+        Writer { budget, ..self }
     }
 
     /// What the body may still take.

@@ -433,13 +433,7 @@ fn render_root(tree: &NodeTree, root: &TreeNode, opts: &RenderOptions) -> Snapsh
     let shown = if opts.format == Format::List {
         emit_list(&cx, &plan, &mut out)
     } else {
-        let mut lines = choose_checked(&cx, &mut plan, out.budget(), || {
-            format::Writer::with_budget(tree, opts, main, usize::MAX)
-        });
-        for r in plan.reasons.iter().copied() {
-            out.reason(r);
-        }
-        emit(&cx, &plan, &mut lines, &mut out)
+        choose_and_emit(&cx, &mut plan, &mut out)
     };
     let refs = shown
         .into_iter()
@@ -461,28 +455,30 @@ const END_RESERVE: usize = 40;
 const KEY_SHARE_PERCENT: isize = 40;
 
 /// [`choose`] with stub lines costed at their usual length, checked by writing the result
-/// to a scratch writer. A stub's text is known only once the choice is made; costed at its
-/// longest every time, a cut snapshot left some 400 characters of its budget unused. When
-/// the stubs come out longer than that and the lines would not all fit, the choice is made
-/// again within the budget less what overflowed, and then, should that overflow too, with
-/// every stub at its longest. web2025: a third of the snapshots overflow at the first try
+/// to a scratch writer without a limit, then [`emit`]: the scratch is the output when it
+/// fits. Returns the flat indices of the refs shown. A stub's text is known only once the
+/// choice is made; costed at its longest every time, a cut snapshot left some 400
+/// characters of its budget unused. When the stubs come out longer than that and the lines
+/// would not all fit, the choice is made again within the budget less what overflowed, and
+/// then, should that overflow too, with every stub at its longest. web2025: a third of the snapshots overflow at the first try
 /// (by 14 characters at the median), 28 of 534 take the third; cut snapshots use 11 824
 /// characters of 12 000 on average, where they used 11 583.
-fn choose_checked<'w>(
+fn choose_and_emit(
     cx: &format::Ctx<'_>,
     plan: &mut plan::Plan,
-    budget: usize,
-    scratch: impl Fn() -> format::Writer<'w>,
-) -> HashMap<usize, format::Line> {
+    out: &mut format::Writer<'_>,
+) -> Vec<usize> {
+    let budget = out.budget();
     let before = plan.clone();
     let mut within = budget;
     for _ in 0..2 {
-        let lines = choose(cx, plan, within, plan::StubCost::Usual);
+        let mut lines = choose(cx, plan, within, plan::StubCost::Usual);
         // Written without a limit, the lines say both whether they fit and by how much not.
-        let mut whole = scratch();
-        emit(cx, plan, &mut lines.clone(), &mut whole);
+        let mut whole = out.unlimited();
+        let shown = emit_chosen(cx, plan, &mut lines, &mut whole);
         if whole.fits_within(budget) {
-            return lines;
+            *out = whole.within(budget);
+            return shown;
         }
         let over = whole.body_chars().saturating_sub(budget);
         *plan = before.clone();
@@ -493,7 +489,21 @@ fn choose_checked<'w>(
         within = within.saturating_sub(over + END_RESERVE);
     }
     *plan = before;
-    choose(cx, plan, budget, plan::StubCost::Longest)
+    let mut lines = choose(cx, plan, budget, plan::StubCost::Longest);
+    emit_chosen(cx, plan, &mut lines, out)
+}
+
+/// [`emit`] after a choice: the reasons the choice noted go to the writer first.
+fn emit_chosen(
+    cx: &format::Ctx<'_>,
+    plan: &plan::Plan,
+    lines: &mut HashMap<usize, format::Line>,
+    out: &mut format::Writer<'_>,
+) -> Vec<usize> {
+    for r in plan.reasons.iter().copied() {
+        out.reason(r);
+    }
+    emit(cx, plan, lines, out)
 }
 
 /// Pass 3 of the plan: priority classes in turn, each in document order (the main
