@@ -256,6 +256,13 @@ struct Ctx<'a> {
     attr_names: Vec<(html5ever::LocalName, Cow<'static, str>)>,
 }
 
+impl Ctx<'_> {
+    /// Whether arena node `id` (an element or a text) is in the main content, and read.
+    fn in_content(&self, id: NodeId) -> bool {
+        self.in_main.get(id.index()) == Some(&Member::Content)
+    }
+}
+
 /// Walks `dom` into a node tree.
 pub fn walk(dom: &Dom, index: &Index, opts: &TreeOptions) -> Walked {
     walk_split(dom, index, opts, None, &[]).0
@@ -335,7 +342,7 @@ fn walk_split(
         tag: root_tag,
         ..Default::default()
     });
-    root_open.content = in_main.get(root.index()) == Some(&Member::Content);
+    root_open.content = cx.in_content(root);
 
     let split = opts
         .threads
@@ -512,7 +519,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                     NodeData::Text(t) if !vis_hidden => self.push_text(
                         dom.str(*t),
                         self.cx.styles.text_transform(dom, id),
-                        self.cx.in_main.get(id.index()) == Some(&Member::Content),
+                        self.cx.in_content(id),
                     ),
                     NodeData::Element(el) => self.enter(id, dom.element_of(el), vis_hidden),
                     _ => {}
@@ -546,7 +553,7 @@ impl<'c, 'a> Walker<'c, 'a> {
         let mut emitted = false;
         if let Some(mut node) = made {
             node.order = self.order.len();
-            node.content = self.cx.in_main.get(id.index()) == Some(&Member::Content);
+            node.content = self.cx.in_content(id);
             self.order.push((id, false));
             self.deepest = self.deepest.max(self.open.len());
             if self.open.len() >= MAX_TREE_DEPTH {
