@@ -489,6 +489,13 @@ fn span(el: Element<'_>, attr: &LocalName) -> usize {
         .map_or(1, |n| n.min(1_000))
 }
 
+/// The first class of an element, which names the kind of block it is (later ones mark this
+/// one: the first post's `uix_threadAuthor`, a card `has-image`).
+fn first_class(el: Element<'_>) -> Option<&str> {
+    el.attr(&local_name!("class"))
+        .and_then(|c| c.split_ascii_whitespace().next())
+}
+
 /// `<main>`, or an element whose role is `main`: the page's own word on its content.
 pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
@@ -641,6 +648,13 @@ const SHARE_BAR_MAX: u32 = 500;
 const SECTION_HEADER_NODES: usize = 32;
 /// Levels above the top candidate where a post of a run is looked for (`Page::post_run`).
 const POST_ANCESTORS: usize = 6;
+/// A section of a run ([`Page::in_section_run`]) holds this much prose (text outside links),
+/// a blurb's worth.
+const MIN_SECTION_PROSE: f32 = 100.0;
+/// How many element siblings on each side [`Page::in_section_run`] looks at.
+const SECTION_LOOKAROUND: usize = 2;
+/// Among how many first children [`Page::holds_section_run`] looks for a run's start.
+const SECTION_RUN_START: usize = 5;
 /// Other posts the run has at least, each with this much prose.
 const MIN_REPLIES: usize = 2;
 const MIN_POST_PROSE: f32 = 25.0;
@@ -1187,8 +1201,87 @@ impl<'a> Page<'a> {
                 && a.text < 25
                 && (a.images == 0 || a.images > 2)
                 && !in_figure)
-            || (!is_list && weight < 25.0 && density > 0.2 && !spared)
-            || (weight >= 25.0 && density > 0.5 && !spared)
+            || (((!is_list && weight < 25.0 && density > 0.2) || (weight >= 25.0 && density > 0.5))
+                && !spared
+                && !self.in_section_run(id, el)
+                && !self.body_of_section_run(id)
+                && !self.holds_section_run(id))
+    }
+
+    /// Whether `id` is a section of the content among sections like it: it has a heading
+    /// and a paragraph of prose, and so have two of its nearest siblings of its tag and first
+    /// class (a ranking's entries, each a linked name, a blurb and a list of linked facts).
+    /// Readability judges each container alone, and the links of each entry take all of
+    /// them; a run of them is the article's own structure, which a link list, a gallery or a
+    /// form beside the prose is not.
+    fn in_section_run(&self, id: NodeId, el: Element<'_>) -> bool {
+        // A teaser's title is a link to what it teases, all of it: a section's heading is
+        // the page's own words.
+        let titled = |c: NodeId| {
+            self.dom
+                .descendants(c)
+                .find(|&d| {
+                    self.dom
+                        .element(d)
+                        .is_some_and(|e| heading_level(e).is_some())
+                        && self.agg[d.index()].text > 0
+                })
+                .is_some_and(|h| self.agg[h.index()].link < self.agg[h.index()].text as f32)
+        };
+        let section = |c: NodeId| {
+            let a = self.agg[c.index()];
+            a.heading_text > 0
+                && a.paragraphs > 0
+                && self.prose(c) >= MIN_SECTION_PROSE
+                && titled(c)
+        };
+        if !section(id) {
+            return false;
+        }
+        let class = first_class(el);
+        let like = |c: NodeId| {
+            self.dom
+                .element(c)
+                .is_some_and(|e| e.local() == el.local() && first_class(e) == class)
+                && !self.not_shown(c)
+                && section(c)
+        };
+        let near = |sibs: &mut dyn Iterator<Item = NodeId>| {
+            sibs.filter(|&c| self.dom.element(c).is_some())
+                .take(SECTION_LOOKAROUND)
+                .filter(|&c| like(c))
+                .count()
+        };
+        let dom = self.dom;
+        let node = dom.node(id);
+        let before = std::iter::successors(node.prev_sibling, |&c| dom.node(c).prev_sibling);
+        let after = std::iter::successors(node.next_sibling, |&c| dom.node(c).next_sibling);
+        near(&mut { before }) + near(&mut { after }) >= 2
+    }
+
+    /// Whether a run of sections ([`Page::in_section_run`]) starts among the first element
+    /// children of `id` (after an intro or two): the run's container, whose links are the
+    /// sections' own.
+    fn holds_section_run(&self, id: NodeId) -> bool {
+        self.dom
+            .children(id)
+            .filter_map(|c| Some(c).zip(self.dom.element(c)))
+            .filter(|&(c, _)| !self.not_shown(c) && self.agg[c.index()].text > 0)
+            .take(SECTION_RUN_START)
+            .any(|(c, el)| self.in_section_run(c, el))
+    }
+
+    /// Whether `id` is the body of a section of a run ([`Page::in_section_run`]): most of the
+    /// prose of its parent, the section (Asciidoctor's `div.sect1 > h2 + div.sectionbody`).
+    /// Kept with the section, or the section's heading would stand alone.
+    fn body_of_section_run(&self, id: NodeId) -> bool {
+        self.parent_element(id).is_some_and(|p| {
+            self.prose(id) * 2.0 >= self.prose(p)
+                && self
+                    .dom
+                    .element(p)
+                    .is_some_and(|el| self.in_section_run(p, el))
+        })
     }
 
     /// Whether the shown text of `id` is only an ad label or a loading placeholder
@@ -1419,25 +1512,19 @@ impl<'a> Page<'a> {
     /// nor to a parent that is mostly links. (Page builders repeat tag and class as much,
     /// `div.elementor-element` around an article's parts, but do not number posts.)
     fn post_run(&self, top: NodeId) -> Option<NodeId> {
-        // The first class names the kind of block; later ones mark this one (the first
-        // post's `uix_threadAuthor`).
-        fn kind<'e>(e: Element<'e>) -> Option<&'e str> {
-            e.attr(&local_name!("class"))
-                .and_then(|c| c.split_ascii_whitespace().next())
-        }
         let mut id = top;
         for _ in 0..POST_ANCESTORS {
             let parent = self.parent_element(id).filter(|&p| p != self.body)?;
             let el = self.dom.element(id)?;
-            if let Some(class) = kind(el).filter(|_| is_post_id(el)) {
+            if let Some(class) = first_class(el).filter(|_| is_post_id(el)) {
                 let same = self
                     .dom
                     .children(parent)
                     .filter(|&c| c != id && self.prose(c) >= MIN_POST_PROSE)
                     .filter(|&c| {
-                        self.dom
-                            .element(c)
-                            .is_some_and(|e| e.local() == el.local() && kind(e) == Some(class))
+                        self.dom.element(c).is_some_and(|e| {
+                            e.local() == el.local() && first_class(e) == Some(class)
+                        })
                     })
                     .count();
                 if same >= MIN_REPLIES && self.agg[parent.index()].link_density() < 0.5 {
@@ -1487,10 +1574,6 @@ impl<'a> Page<'a> {
                 && a.link > 0.0
         };
         let passed_by = |id: NodeId| self.not_shown(id) || self.agg[id.index()].text == 0;
-        fn first_class(el: Element<'_>) -> Option<&str> {
-            el.attr(&local_name!("class"))
-                .and_then(|c| c.split_ascii_whitespace().next())
-        }
         let mut best: Option<(NodeId, u32)> = None;
         for (parent, _) in dom.elements() {
             if self.not_shown(parent) || self.agg[parent.index()].text < MIN_CARD_TEXT * 4 {

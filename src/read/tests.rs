@@ -1471,3 +1471,80 @@ fn links_around_blocks_icons_and_breaks_read_cleanly() {
     assert!(!text.lines().any(|l| l.trim() == "["), "{text}");
     assert!(text.contains("[New kettles]("), "{text}");
 }
+
+/// The entries of a ranking are the article: each a heading with its linked name, a blurb
+/// and a list of linked facts. Judged one by one, each entry's links take it (Readability's
+/// link density above 0.2), and the article read as its intro alone; three or more entries
+/// of one kind in a row are the article's own sections.
+fn ranking(title: impl Fn(usize) -> String) -> String {
+    let entries: String = (1..=4)
+        .map(|n| {
+            format!(
+                "<div class=\"hub-item hub-item--wide\"><h2>{}</h2><div><p>School {n} is \
+                 known for its rigor, and for the fact that its curriculum has one required \
+                 course.</p><ul><li>Location: <a href=/city/{n}>City number {n}</a></li>\
+                 <li>Median score: <a href=/scores/{n}>the scores of school {n}</a></li></ul>\
+                 </div></div>",
+                title(n)
+            )
+        })
+        .collect();
+    format!(
+        "<article><p>{}</p><div class=items>{entries}</div></article>",
+        PROSE.repeat(20)
+    )
+}
+
+#[test]
+fn the_entries_of_a_ranking_are_read() {
+    let html = ranking(|n| format!("{n}. <a href=/school/{n}>School {n}</a>"));
+    let text = read_all(&html);
+    assert_in_order(
+        &text,
+        &[
+            "School 1 is known",
+            "City number 1",
+            "School 4 is known",
+            "City number 4",
+        ],
+    );
+}
+
+/// Teasers are not sections: a title that is all link is a link to what it teases, and a
+/// run of them after the article stays out as before.
+#[test]
+fn a_run_of_teasers_is_not_read() {
+    let html = ranking(|n| format!("<a href=/school/{n}>School {n}</a>"));
+    let text = read_all(&html);
+    assert!(text.contains("than a hundred characters"), "{text}");
+    assert!(!text.contains("School 1 is known"), "{text}");
+}
+
+/// Asciidoctor puts a section's heading beside its body (`div.sect1 > h2 +
+/// div.sectionbody`): the body is read with the heading, which would otherwise stand alone.
+#[test]
+fn the_body_of_a_section_of_a_run_is_read() {
+    let sections: String = (1..=3)
+        .map(|n| {
+            let patches: String = (1..=6)
+                .map(|k| format!("<li><p><a href=/p/{n}/{k}>libgccjit: support feature {k} of part {n}</a></p></li>"))
+                .collect();
+            format!(
+                "<div class=sect1><h2>Status {n}</h2><div class=sectionbody><p>There has been \
+                 some progress on part {n} these past months, and the patches that were ready were \
+                 sent upstream.</p><ul>{patches}</ul></div></div>"
+            )
+        })
+        .collect();
+    let html = format!("<article><p>{}</p>{sections}</article>", PROSE.repeat(20));
+    let text = read_all(&html);
+    assert_in_order(
+        &text,
+        &[
+            "## Status 1",
+            "progress on part 1",
+            "## Status 3",
+            "progress on part 3",
+        ],
+    );
+}
