@@ -64,6 +64,8 @@ pub(crate) struct Agg {
     pub inputs: u32,
     /// Text inside headings.
     pub heading_text: u32,
+    /// Text inside headings outside their links, in whole characters.
+    heading_prose: u32,
     /// Text inside code blocks (`pre`).
     pub code_text: u32,
     /// Text inside lists (`ul`, `ol`).
@@ -898,6 +900,7 @@ impl<'a> Page<'a> {
             }
             if let Some(level) = heading_level(el) {
                 a.heading_text = a.text;
+                a.heading_prose = (a.text as f32 - a.link).max(0.0) as u32;
                 if level == 1 && self.flags[i] & VIS_HIDDEN == 0 {
                     self.h1s.push(id);
                 }
@@ -947,6 +950,7 @@ impl<'a> Page<'a> {
         pa.items = pa.items.saturating_add(a.items);
         pa.inputs = pa.inputs.saturating_add(a.inputs);
         pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
+        pa.heading_prose = pa.heading_prose.saturating_add(a.heading_prose);
         pa.code_text = pa.code_text.saturating_add(a.code_text);
         pa.list_text = pa.list_text.saturating_add(a.list_text);
         pa.time_text = pa.time_text.saturating_add(a.time_text);
@@ -1215,25 +1219,11 @@ impl<'a> Page<'a> {
     /// them; a run of them is the article's own structure, which a link list, a gallery or a
     /// form beside the prose is not.
     fn in_section_run(&self, id: NodeId, el: Element<'_>) -> bool {
-        // A teaser's title is a link to what it teases, all of it: a section's heading is
-        // the page's own words.
-        let titled = |c: NodeId| {
-            self.dom
-                .descendants(c)
-                .find(|&d| {
-                    self.dom
-                        .element(d)
-                        .is_some_and(|e| heading_level(e).is_some())
-                        && self.agg[d.index()].text > 0
-                })
-                .is_some_and(|h| self.agg[h.index()].link < self.agg[h.index()].text as f32)
-        };
+        // A teaser's title is a link to what it teases, all of it: a section's heading has
+        // words of the page's own.
         let section = |c: NodeId| {
             let a = self.agg[c.index()];
-            a.heading_text > 0
-                && a.paragraphs > 0
-                && self.prose(c) >= MIN_SECTION_PROSE
-                && titled(c)
+            a.heading_prose > 0 && a.paragraphs > 0 && self.prose(c) >= MIN_SECTION_PROSE
         };
         if !section(id) {
             return false;
