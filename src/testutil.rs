@@ -31,3 +31,25 @@ pub fn corpus_pages() -> Vec<(PathBuf, String)> {
         })
         .collect()
 }
+
+/// A story above its comments, which outweigh it: the content found is the comments, and
+/// the block holding the headline (`div#lead`), a few levels up from the story's `lead`, is
+/// not their sibling (a thread's first post in its own column).
+pub fn story_with_comments(lead: &str) -> String {
+    let prose = "This paragraph is long enough to count, with commas, clauses, and more than \
+                 a hundred characters of running text in it.";
+    let comments: String = (1..=6)
+        .map(|n| {
+            format!(
+                "<div class=cw><div class=body><p>Comment {n}: {}</p></div></div>",
+                prose.repeat(3)
+            )
+        })
+        .collect();
+    format!(
+        "<div class=layout><div id=lead class=a><div class=b><div class=top>\
+         <h1>Whether to convert the kernel</h1><p class=byline>Posted by an editor on \
+         Friday</p>{lead}</div></div></div><div class=discussion><div class=wrap>\
+         <div class=listing>{comments}</div></div></div></div>"
+    )
+}

@@ -656,7 +656,7 @@ const MIN_SECTION_PROSE: f32 = 100.0;
 /// The prose (text outside links) a headline's block holds to join the content
 /// ([`Page::headline_block`]): a lead paragraph's, more than a title, a byline and a date.
 /// At 200 an article's header with a one-line standfirst joined, and the web2025 articles
-/// lost precision; at 300 `with` 0.834 -> 0.841 (forum 0.780 -> 0.798, service 0.768 ->
+/// lost precision; at 300 `with` 0.834 -> 0.840 (forum 0.780 -> 0.798, service 0.768 ->
 /// 0.786), the reading set's precision 0.973 -> 0.972.
 const LEAD_PROSE: f32 = 300.0;
 /// How many element siblings on each side [`Page::in_section_run`] looks at.
@@ -1508,6 +1508,9 @@ impl<'a> Page<'a> {
     /// article's standfirst above its body. Readability names the title apart from the
     /// body it reads; a read has no other place to show them. The block is the headline's
     /// ancestor just below the nearest element holding the content too, never the body.
+    /// The lead is what a read of the block keeps, not its raw prose: a headline beside an
+    /// author's box that the cleaning takes would join as content for the snapshot while
+    /// the read shows none of it.
     fn headline_block(&self, top: NodeId, parts: &[NodeId]) -> Option<NodeId> {
         let h1 = self.h1s.iter().copied().find(|&h| !self.not_shown(h))?;
         let &first = parts.first()?;
@@ -1530,8 +1533,9 @@ impl<'a> Page<'a> {
         (shown
             && self.prose(block) >= LEAD_PROSE
             && self.agg[block.index()].link_density() < 0.5
-            && structured::precedes(self.dom, block, first))
-        .then_some(block)
+            && structured::precedes(self.dom, block, first)
+            && self.kept_chars(&[block]) >= LEAD_PROSE as usize)
+            .then_some(block)
     }
 
     /// The parent of the run of posts the content is one of: the top candidate, or an
@@ -1810,6 +1814,36 @@ mod tests {
     fn measures_text_as_it_renders() {
         assert_eq!(measure("  a \n b, c  "), (6, 1));
         assert_eq!(measure("金价，今日"), (5, 1));
+    }
+
+    /// A header whose prose the cleaning takes is no lead: a headline beside an author's
+    /// box of links and a bio joins only if what a read keeps of it is a lead's worth, or the
+    /// snapshot would rank as content a block the read shows none of.
+    #[test]
+    fn a_headline_beside_a_box_the_cleaning_takes_does_not_join() {
+        let links: String = (1..=6)
+            .map(|n| format!(" <a href=/author/{n}>the author's article number {n}</a>"))
+            .collect();
+        let joins = |html: &str| {
+            let dom = Dom::parse(html);
+            let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+            let page = Page::measure(&dom, &index, Cleaning::Strict);
+            let main = page.main_content().expect("content");
+            main.parts.iter().any(|&p| {
+                dom.element(p)
+                    .is_some_and(|e| e.attr(&local_name!("id")) == Some("lead"))
+            })
+        };
+        let bio = format!(
+            "<div><p>The author has written about kernels and compilers for twenty years \
+             and has been a maintainer of several drivers and of a build system that many \
+             projects use today and she teaches a course on operating systems at a \
+             university in the north of the country. Read more of her work here:{links}</p>\
+             </div>"
+        );
+        let page = crate::testutil::story_with_comments;
+        assert!(!joins(&page(&bio)));
+        assert!(joins(&page(&format!("<p>{PROSE} {PROSE} {PROSE}</p>"))));
     }
 
     #[test]

@@ -1549,29 +1549,9 @@ fn the_body_of_a_section_of_a_run_is_read() {
     );
 }
 
-/// A story above its comments, which outweigh it: the content found is the comments, and
-/// the block holding the headline, a few levels up from the story's lead, is not their
-/// sibling (a thread's first post in its own column).
-fn story_with_comments(lead: &str) -> String {
-    let comments: String = (1..=6)
-        .map(|n| {
-            format!(
-                "<div class=cw><div class=body><p>Comment {n}: {}</p></div></div>",
-                PROSE.repeat(3)
-            )
-        })
-        .collect();
-    format!(
-        "<div class=layout><div class=a><div class=b><div class=top>\
-         <h1>Whether to convert the kernel</h1><p class=byline>Posted by an editor on \
-         Friday</p>{lead}</div></div></div><div class=discussion><div class=wrap>\
-         <div class=listing>{comments}</div></div></div></div>"
-    )
-}
-
 #[test]
 fn the_headline_and_lead_above_a_thread_are_read_first() {
-    let html = story_with_comments(
+    let html = crate::testutil::story_with_comments(
         "<p>A six year old mailing list discussion has been reignited over the prospects \
          of converting the kernel to a newer language. The kernel is mostly C with some \
          hand-written assembly, and the work to support a second language keeps growing, \
@@ -1592,7 +1572,7 @@ fn the_headline_and_lead_above_a_thread_are_read_first() {
 /// A headline with a byline and a date is no lead: an article's header stays out.
 #[test]
 fn a_headline_with_its_byline_alone_is_not_read() {
-    let text = read_all(&story_with_comments(""));
+    let text = read_all(&crate::testutil::story_with_comments(""));
     assert!(text.contains("Comment 1:"), "{text}");
     assert!(!text.contains("Posted by"), "{text}");
 }
