@@ -460,9 +460,9 @@ const KEY_SHARE_PERCENT: isize = 40;
 /// choice is made; costed at its longest every time, a cut snapshot left some 400
 /// characters of its budget unused. When the stubs come out longer than that and the lines
 /// would not all fit, the choice is made again within the budget less what overflowed, and
-/// then, should that overflow too, with every stub at its longest. web2025: a third of the snapshots overflow at the first try
-/// (by 14 characters at the median), 28 of 534 take the third; cut snapshots use 11 824
-/// characters of 12 000 on average, where they used 11 583.
+/// then, should that overflow too, with every stub at its longest. web2025: a third of the
+/// snapshots overflow at the first try (by 14 characters at the median), 28 of 534 take the
+/// third; cut snapshots use 11 824 characters of 12 000 on average, where they used 11 583.
 fn choose_and_emit(
     cx: &format::Ctx<'_>,
     plan: &mut plan::Plan,
@@ -475,7 +475,7 @@ fn choose_and_emit(
         let mut lines = choose(cx, plan, within, plan::StubCost::Usual);
         // Written without a limit, the lines say both whether they fit and by how much not.
         let mut whole = out.unlimited();
-        let shown = emit_chosen(cx, plan, &mut lines, &mut whole);
+        let shown = emit(cx, plan, &mut lines, &mut whole);
         if whole.fits_within(budget) {
             *out = whole.within(budget);
             return shown;
@@ -490,20 +490,7 @@ fn choose_and_emit(
     }
     *plan = before;
     let mut lines = choose(cx, plan, budget, plan::StubCost::Longest);
-    emit_chosen(cx, plan, &mut lines, out)
-}
-
-/// [`emit`] after a choice: the reasons the choice noted go to the writer first.
-fn emit_chosen(
-    cx: &format::Ctx<'_>,
-    plan: &plan::Plan,
-    lines: &mut HashMap<usize, format::Line>,
-    out: &mut format::Writer<'_>,
-) -> Vec<usize> {
-    for r in plan.reasons.iter().copied() {
-        out.reason(r);
-    }
-    emit(cx, plan, lines, out)
+    emit(cx, plan, &mut lines, out)
 }
 
 /// Pass 3 of the plan: priority classes in turn, each in document order (the main
@@ -805,13 +792,17 @@ fn text_part_len(line: &str) -> usize {
 }
 
 /// Writes the chosen lines in document order, with a stub line for each run of siblings
-/// that was not chosen. Returns the flat indices of the refs shown, in order.
+/// that was not chosen, after the reasons the choice noted. Returns the flat indices of the
+/// refs shown, in order.
 fn emit(
     cx: &format::Ctx<'_>,
     plan: &plan::Plan,
     formatted: &mut HashMap<usize, format::Line>,
     out: &mut format::Writer<'_>,
 ) -> Vec<usize> {
+    for r in plan.reasons.iter().copied() {
+        out.reason(r);
+    }
     let flat = cx.flat;
     let mut shown = Vec::new();
     let mut members = Vec::new();
