@@ -535,14 +535,25 @@ fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     };
     // Items may be separated by anchors or ads (`<a id=comment-5></a><article>`): a few
     // element siblings each way are looked at, never a whole long parent per pane.
-    let node = dom.node(item);
-    let near = |first: Option<NodeId>, next: fn(&crate::parse::Node) -> Option<NodeId>| {
-        std::iter::successors(first, move |&n| next(dom.node(n)))
-            .filter(|&n| dom.element(n).is_some())
+    [false, true].into_iter().any(|ahead| {
+        element_siblings(dom, item, ahead)
             .take(PANE_LOOKAROUND)
             .any(same)
+    })
+}
+
+/// The element siblings of `id`, nearest first: those after it when `ahead`, else those
+/// before it.
+fn element_siblings(dom: &Dom, id: NodeId, ahead: bool) -> impl Iterator<Item = NodeId> + '_ {
+    let step = move |n: NodeId| {
+        let node = dom.node(n);
+        if ahead {
+            node.next_sibling
+        } else {
+            node.prev_sibling
+        }
     };
-    near(node.prev_sibling, |n| n.prev_sibling) || near(node.next_sibling, |n| n.next_sibling)
+    std::iter::successors(step(id), move |&n| step(n)).filter(move |&n| dom.element(n).is_some())
 }
 
 /// Element siblings looked at each way for the next item of a pane's post.
@@ -1242,17 +1253,13 @@ impl<'a> Page<'a> {
                 && !self.not_shown(c)
                 && section(c)
         };
-        let near = |sibs: &mut dyn Iterator<Item = NodeId>| {
-            sibs.filter(|&c| self.dom.element(c).is_some())
+        let like_near = |ahead: bool| {
+            element_siblings(self.dom, id, ahead)
                 .take(SECTION_LOOKAROUND)
                 .filter(|&c| like(c))
                 .count()
         };
-        let dom = self.dom;
-        let node = dom.node(id);
-        let before = std::iter::successors(node.prev_sibling, |&c| dom.node(c).prev_sibling);
-        let after = std::iter::successors(node.next_sibling, |&c| dom.node(c).next_sibling);
-        near(&mut { before }) + near(&mut { after }) >= 2
+        like_near(false) + like_near(true) >= 2
     }
 
     /// Whether a run of sections ([`Page::in_section_run`]) starts among the first element
@@ -1514,19 +1521,16 @@ impl<'a> Page<'a> {
     fn headline_block(&self, top: NodeId, parts: &[NodeId]) -> Option<NodeId> {
         let h1 = self.h1s.iter().copied().find(|&h| !self.not_shown(h))?;
         let &first = parts.first()?;
-        // One walk up from the headline, however many parts and however deep the page.
-        let in_parts: foldhash::HashSet<NodeId> = parts.iter().copied().collect();
-        if std::iter::once(h1)
-            .chain(self.dom.ancestors(h1).map(|(a, _)| a))
-            .any(|a| in_parts.contains(&a))
-        {
-            return None;
-        }
         let both = structured::common_ancestor(self.dom, h1, top)
             .filter(|&c| c != h1 && c != self.body && self.is_ancestor(self.body, c))?;
         let mut block = h1;
         while let Some(parent) = self.parent_element(block).filter(|&p| p != both) {
             block = parent;
+        }
+        // The parts are the top and its siblings: the headline is inside one of them when
+        // the top holds it or its block is one of them.
+        if both == top || parts.contains(&block) {
+            return None;
         }
         let unlikely = self.strict() && self.flags[block.index()] & UNLIKELY != 0;
         let shown = !(self.not_shown(block) || unlikely);
