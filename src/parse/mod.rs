@@ -31,7 +31,9 @@ use html5ever::{local_name, namespace_prefix, ns, LocalName, Namespace, QualName
 /// instructions instead of 135 M for the whole parse, `docs/performance.md`). The helper
 /// thread predicts what the tree builder would tell the tokenizer (which tags start raw
 /// text), and the tree builder checks every prediction; on the first wrong one (rare:
-/// framesets, malformed SVG) the page is parsed again on one thread.
+/// framesets, malformed SVG) the page is parsed again on one thread. Only
+/// [`Threads::Two`] parses this way: on real pages the tokens' trip between the threads
+/// costs more than the overlap saves (`docs/performance.md`, "Two threads on real pages").
 ///
 /// Walk ([`crate::walk::walk`]): a helper thread walks the last part of the page (a run of
 /// siblings holding about half its nodes) while the caller walks the rest, then the caller
@@ -40,18 +42,16 @@ use html5ever::{local_name, namespace_prefix, ns, LocalName, Namespace, QualName
 pub enum Threads {
     /// Always the caller's thread only: for callers that already run one page per core.
     One,
-    /// Two threads on a machine with two cores or more for pages of 64 KB or more (parse)
-    /// and of 4 000 nodes or more (walk); one otherwise, where starting a thread costs more
-    /// than it saves.
+    /// The parse on the caller's thread; the walk on two threads on a machine with two
+    /// cores or more for pages of 4 000 nodes or more, on one otherwise, where starting a
+    /// thread costs more than it saves.
     #[default]
     Auto,
-    /// Always two threads, whatever the size (for tests and benchmarks).
+    /// Always two threads, parse and walk, whatever the size (for tests and benchmarks).
     Two,
 }
 
 impl Threads {
-    const AUTO_MIN_LEN: usize = 64 * 1024;
-
     /// Whether a job of `size` (bytes, nodes…) runs on two threads, when `Auto` picks two
     /// from `auto_min` on.
     pub(crate) fn two(self, size: usize, auto_min: usize) -> bool {
@@ -343,8 +343,7 @@ impl Dom {
     /// Parses text that is already decoded. Never fails: the HTML parsing algorithm assigns a
     /// tree to every input.
     ///
-    /// Large pages are parsed on two threads (see [`Threads::Auto`]); the arena is the same
-    /// either way.
+    /// On the caller's thread (see [`Threads`]); the arena is the same either way.
     pub fn parse(html: &str) -> Dom {
         Dom::parse_with(html, Threads::Auto)
     }
@@ -373,7 +372,7 @@ impl Dom {
     /// roots and frames in place.
     fn parse_document(html: &str, threads: Threads, frame_depth: u32, budget: &mut usize) -> Dom {
         let mut dom = None;
-        if threads.two(html.len(), Threads::AUTO_MIN_LEN) {
+        if threads == Threads::Two {
             dom = pipeline::parse(html).ok();
         }
         let mut dom = dom.unwrap_or_else(|| guard::parse(html));
