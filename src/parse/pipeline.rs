@@ -18,6 +18,11 @@
 //! and the page is parsed again on one thread: never a different tree, at worst the time of
 //! one more parse.
 //!
+//! Only [`Threads::Two`](super::Threads::Two) parses this way. On the generated shop pages it
+//! was built on it saves about a tenth; on real pages (web2025, the reading set) shipping the
+//! tokens costs more than the overlap saves, 7 % to 31 % slower at every page size
+//! (`docs/performance.md`, "Two threads on real pages"), so the default parses on one thread.
+//!
 //! Tendrils are not `Send` (their reference counts are not atomic), so tokens cross as plain
 //! data: names as atoms, text and attribute values copied into one buffer per batch, which
 //! the tree builder's side turns back into tendrils sharing that buffer.
