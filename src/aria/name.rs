@@ -619,6 +619,36 @@ fn button_value(el: Element<'_>, input_type: &str) -> Option<String> {
     }
 }
 
+/// Nodes of a `<label>` that [`labeled_control`] looks through for its first labelable
+/// descendant: a label is a line of text around its control, and the bound keeps the look
+/// constant on a page of labels nested in labels.
+const LABEL_SEARCH_NODES: usize = 64;
+
+/// The control a `<label>` labels
+/// (<https://html.spec.whatwg.org/multipage/forms.html#labeled-control>): with `for`, the
+/// element of that id in the label's tree scope when it is labelable; without, its first
+/// labelable descendant (among its first [`LABEL_SEARCH_NODES`] nodes). `None` for any
+/// other element.
+pub(crate) fn labeled_control(
+    dom: &Dom,
+    index: &Index,
+    label: NodeId,
+    el: Element<'_>,
+) -> Option<NodeId> {
+    if !el.is_html(&local_name!("label")) {
+        return None;
+    }
+    match el.attr(&local_name!("for")) {
+        Some(target) => index
+            .by_id(dom.scope(label), target)
+            .filter(|&t| dom.element(t).is_some_and(is_labelable)),
+        None => dom
+            .descendants(label)
+            .take(LABEL_SEARCH_NODES)
+            .find(|&d| dom.element(d).is_some_and(is_labelable)),
+    }
+}
+
 /// Labelable elements (<https://html.spec.whatwg.org/multipage/forms.html#category-label>).
 fn is_labelable(el: Element<'_>) -> bool {
     el.in_html_ns()
@@ -735,14 +765,39 @@ mod tests {
     use crate::aria::Index;
     use html5ever::LocalName;
 
-    fn name_of(html: &str) -> String {
+    /// The page, its index and the element marked `data-t`.
+    fn parse_target(html: &str) -> (Dom, Index, NodeId) {
         let dom = Dom::parse(html);
         let index = Index::build(&dom);
         let (id, _) = dom
             .elements()
             .find(|(_, e)| e.has_attr(&LocalName::from("data-t")))
             .expect("target");
+        (dom, index, id)
+    }
+
+    fn name_of(html: &str) -> String {
+        let (dom, index, id) = parse_target(html);
         Names::new(&dom, &index, 200).name(id, role(&dom, &index, id))
+    }
+
+    /// The id of the control the label marked `data-t` labels.
+    fn control_of(html: &str) -> Option<String> {
+        let (dom, index, id) = parse_target(html);
+        let control = labeled_control(&dom, &index, id, dom.element(id)?)?;
+        Some(dom.element(control)?.attr(&local_name!("id"))?.to_string())
+    }
+
+    #[test]
+    fn a_label_labels_what_its_for_names_or_its_first_labelable_descendant() {
+        let for_names = "<label data-t for=b><input id=a></label><input id=b>";
+        assert_eq!(control_of(for_names).as_deref(), Some("b"));
+        // `for` naming no labelable element labels nothing, not the descendant.
+        let for_names_text = "<label data-t for=p><input id=a></label><p id=p>x</p>";
+        assert_eq!(control_of(for_names_text), None);
+        let first = "<label data-t><span>x</span><input type=hidden id=h><select id=s></select><input id=a></label>";
+        assert_eq!(control_of(first).as_deref(), Some("s"));
+        assert_eq!(control_of("<p data-t><input id=a></p>"), None);
     }
 
     #[test]

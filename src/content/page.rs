@@ -14,6 +14,8 @@ use html5ever::{local_name, LocalName};
 use super::structured::{self, is_json_ld, is_microdata_product, is_microdata_thread};
 use super::Cleaning;
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
+use crate::aria::name::labeled_control;
+use crate::aria::roles::input_type;
 use crate::aria::Index;
 use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
 use crate::style::Styles;
@@ -1089,6 +1091,13 @@ impl<'a> Page<'a> {
     }
 
     /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
+    /// Whether `el`, a `<label>`, labels a checkbox.
+    fn labels_a_checkbox(&self, id: NodeId, el: Element<'_>) -> bool {
+        labeled_control(self.dom, self.index, id, el)
+            .and_then(|c| self.dom.element(c))
+            .is_some_and(|c| c.is_html(&local_name!("input")) && input_type(c) == "checkbox")
+    }
+
     fn strict(&self) -> bool {
         self.cleaning == Cleaning::Strict
     }
@@ -1118,6 +1127,14 @@ impl<'a> Page<'a> {
             && self.agg[id.index()].text <= MAX_PLACEHOLDER
             && self.says_only_placeholder(id)
         {
+            return true;
+        }
+        // Whatever the cleaning: a checkbox's label is the control's name, and controls are
+        // not content. It is a filter's option ("black", "Under $75"), a "Compare" or
+        // "Remember me" box, a newsletter or terms consent; the snapshot shows it on its
+        // checkbox, and `read`'s listing line says which filters are on. (A radio's label
+        // stays: a product's sizes and colours are its options.)
+        if el.is_html(&local_name!("label")) && self.labels_a_checkbox(id, el) {
             return true;
         }
         if self.cleaning == Cleaning::Relaxed {

@@ -1576,3 +1576,26 @@ fn a_headline_with_its_byline_alone_is_not_read() {
     assert!(text.contains("Comment 1:"), "{text}");
     assert!(!text.contains("Posted by"), "{text}");
 }
+
+/// A checkbox's label is the control's name, not content: a "Compare" box under a product,
+/// a "Remember my choice" box named by `for`, read as lines of text, would reach the model
+/// as if the page said them. A radio's label stays (a product's options); so does a
+/// `for` that names no control (its text is only text).
+#[test]
+fn a_checkbox_label_is_not_read() {
+    let html = format!(
+        "<article><h1>The kettle</h1><p>{PROSE}</p>\
+         <p><label><input type=checkbox name=c> Compare this model</label></p>\
+         <p><input type=checkbox id=keep><label for=keep>Remember my choice</label></p>\
+         <p><label><input type=radio name=size> Large size</label></p>\
+         <p><label for=nothing>Capacity of two litres</label></p>\
+         <p>{PROSE}</p></article>"
+    );
+    let text = read_all(&html);
+    assert!(!text.contains("Compare this model"), "{text}");
+    assert!(!text.contains("Remember my choice"), "{text}");
+    assert_in_order(
+        &text,
+        &["The kettle", "Large size", "Capacity of two litres"],
+    );
+}
