@@ -139,9 +139,9 @@ pub fn check_pipeline(data: &[u8]) {
     for r in refs_in_text(&snap, opts.format) {
         assert!(doc.resolve(&r).is_some(), "{r} does not resolve");
     }
-    // Deterministic, and the same on two threads: the first document was built on one (fuzz
-    // inputs are below `Threads::Auto`'s sizes), this one runs the tokenizer and half the
-    // walk on helper threads.
+    // Deterministic, and the same on two threads: the first document was built on one
+    // (`Threads::Auto` parses on the caller's thread, and fuzz inputs are below the walk's
+    // split size), this one runs the tokenizer and half the walk on helper threads.
     let two = TreeOptions {
         threads: Threads::Two,
         ..tree_opts.clone()
