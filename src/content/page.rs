@@ -1093,6 +1093,11 @@ impl<'a> Page<'a> {
     /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
     /// Whether `el`, a `<label>`, labels a checkbox.
     fn labels_a_checkbox(&self, id: NodeId, el: Element<'_>) -> bool {
+        // A label around a heading is a card a person ticks (a plan, an add-on with its
+        // description): its text is read.
+        if self.agg[id.index()].heading_text > 0 {
+            return false;
+        }
         labeled_control(self.dom, self.index, id, el)
             .and_then(|c| self.dom.element(c))
             .is_some_and(|c| c.is_html(&local_name!("input")) && input_type(c) == "checkbox")

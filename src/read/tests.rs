@@ -1580,7 +1580,8 @@ fn a_headline_with_its_byline_alone_is_not_read() {
 /// A checkbox's label is the control's name, not content: a "Compare" box under a product,
 /// a "Remember my choice" box named by `for`, read as lines of text, would reach the model
 /// as if the page said them. A radio's label stays (a product's options); so does a
-/// `for` that names no control (its text is only text).
+/// `for` that names no control (its text is only text), and a label around a heading (a
+/// card a person ticks, with its description).
 #[test]
 fn a_checkbox_label_is_not_read() {
     let html = format!(
@@ -1589,6 +1590,7 @@ fn a_checkbox_label_is_not_read() {
          <p><input type=checkbox id=keep><label for=keep>Remember my choice</label></p>\
          <p><label><input type=radio name=size> Large size</label></p>\
          <p><label for=nothing>Capacity of two litres</label></p>\
+         <label><input type=checkbox name=care><h3>Care plan</h3><p>{PROSE}</p></label>\
          <p>{PROSE}</p></article>"
     );
     let text = read_all(&html);
@@ -1596,6 +1598,11 @@ fn a_checkbox_label_is_not_read() {
     assert!(!text.contains("Remember my choice"), "{text}");
     assert_in_order(
         &text,
-        &["The kettle", "Large size", "Capacity of two litres"],
+        &[
+            "The kettle",
+            "Large size",
+            "Capacity of two litres",
+            "Care plan",
+        ],
     );
 }
