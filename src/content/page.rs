@@ -1090,7 +1090,6 @@ impl<'a> Page<'a> {
         }))
     }
 
-    /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
     /// Whether `el`, a `<label>`, labels a checkbox.
     fn labels_a_checkbox(&self, id: NodeId, el: Element<'_>) -> bool {
         // A label around a heading is a card a person ticks (a plan, an add-on with its
@@ -1103,6 +1102,7 @@ impl<'a> Page<'a> {
             .is_some_and(|c| c.is_html(&local_name!("input")) && input_type(c) == "checkbox")
     }
 
+    /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
     fn strict(&self) -> bool {
         self.cleaning == Cleaning::Strict
     }
