@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+/// A paragraph the content stage scores: over a hundred characters, with commas.
+pub const PROSE: &str = "This paragraph is long enough to count, with commas, clauses, and more \
+                         than a hundred characters of running text in it.";
+
 /// Every page of the repo's `corpus/` and, when `../shared` is beside the repo, of
 /// `../shared/corpus`, decoded to text, in a fixed order.
 pub fn corpus_pages() -> Vec<(PathBuf, String)> {
@@ -36,13 +40,11 @@ pub fn corpus_pages() -> Vec<(PathBuf, String)> {
 /// the block holding the headline (`div#lead`), a few levels up from the story's `lead`, is
 /// not their sibling (a thread's first post in its own column).
 pub fn story_with_comments(lead: &str) -> String {
-    let prose = "This paragraph is long enough to count, with commas, clauses, and more than \
-                 a hundred characters of running text in it.";
     let comments: String = (1..=6)
         .map(|n| {
             format!(
                 "<div class=cw><div class=body><p>Comment {n}: {}</p></div></div>",
-                prose.repeat(3)
+                PROSE.repeat(3)
             )
         })
         .collect();

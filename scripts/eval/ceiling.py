@@ -95,11 +95,10 @@ def main():
     os.rmdir(tmp)
     cols = ["perfect@12k", "visible", "visible@12k", "carried", "passed over", "not visible"]
     print(f"command: {cmd}")
-    rows_by_type = [(t, c) for t, c, _, _ in rows]
     print(f"{'type':<14} {'with':>5} " + " ".join(f"{c:>12}" for c in cols))
-    for t in sorted({t for t, _ in rows_by_type}) + ["ALL"]:
+    for t in sorted({r[0] for r in rows}) + ["ALL"]:
         total = defaultdict(int)
-        for rt, c in rows_by_type:
+        for rt, c, _, _ in rows:
             if t in ("ALL", rt):
                 for k, v in c.items():
                     total[k] += v

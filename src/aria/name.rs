@@ -473,12 +473,7 @@ impl<'a> Names<'a> {
             // (<https://html.spec.whatwg.org/multipage/forms.html#labeled-control>).
             let labels_this = match label_el.attr(&local_name!("for")) {
                 Some(f) => Some(f) == el.attr(&local_name!("id")),
-                None => {
-                    self.dom
-                        .descendants(wrapping)
-                        .find(|&d| self.dom.element(d).is_some_and(is_labelable))
-                        == Some(id)
-                }
+                None => first_labelable(self.dom, wrapping, usize::MAX) == Some(id),
             };
             if labels_this && !labels.contains(&wrapping) {
                 labels.push(wrapping);
@@ -642,11 +637,15 @@ pub(crate) fn labeled_control(
         Some(target) => index
             .by_id(dom.scope(label), target)
             .filter(|&t| dom.element(t).is_some_and(is_labelable)),
-        None => dom
-            .descendants(label)
-            .take(LABEL_SEARCH_NODES)
-            .find(|&d| dom.element(d).is_some_and(is_labelable)),
+        None => first_labelable(dom, label, LABEL_SEARCH_NODES),
     }
+}
+
+/// The first labelable descendant of `label`, among its first `limit` nodes.
+fn first_labelable(dom: &Dom, label: NodeId, limit: usize) -> Option<NodeId> {
+    dom.descendants(label)
+        .take(limit)
+        .find(|&d| dom.element(d).is_some_and(is_labelable))
 }
 
 /// Labelable elements (<https://html.spec.whatwg.org/multipage/forms.html#category-label>).

@@ -1090,16 +1090,13 @@ impl<'a> Page<'a> {
         }))
     }
 
-    /// Whether `el`, a `<label>`, labels a checkbox.
+    /// Whether `el` is a `<label>` of a checkbox. A label around a heading is not counted:
+    /// it is a card a person ticks (a plan, an add-on with its description), and is read.
     fn labels_a_checkbox(&self, id: NodeId, el: Element<'_>) -> bool {
-        // A label around a heading is a card a person ticks (a plan, an add-on with its
-        // description): its text is read.
-        if self.agg[id.index()].heading_text > 0 {
-            return false;
-        }
         labeled_control(self.dom, self.index, id, el)
             .and_then(|c| self.dom.element(c))
             .is_some_and(|c| c.is_html(&local_name!("input")) && input_type(c) == "checkbox")
+            && self.agg[id.index()].heading_text == 0
     }
 
     /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
@@ -1139,7 +1136,7 @@ impl<'a> Page<'a> {
         // "Remember me" box, a newsletter or terms consent; the snapshot shows it on its
         // checkbox, and `read`'s listing line says which filters are on. (A radio's label
         // stays: a product's sizes and colours are its options.)
-        if el.is_html(&local_name!("label")) && self.labels_a_checkbox(id, el) {
+        if self.labels_a_checkbox(id, el) {
             return true;
         }
         if self.cleaning == Cleaning::Relaxed {
@@ -1833,8 +1830,7 @@ mod tests {
         )
     }
 
-    const PROSE: &str = "This paragraph is long enough to count, with commas, clauses, and \
-                         more than a hundred characters of running text in it.";
+    use crate::testutil::PROSE;
 
     #[test]
     fn measures_text_as_it_renders() {

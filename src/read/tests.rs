@@ -2,8 +2,7 @@ use super::*;
 use crate::walk::TreeOptions;
 use crate::Document;
 
-const PROSE: &str = "This paragraph is long enough to count, with commas, clauses, and more \
-                     than a hundred characters of running text in it.";
+use crate::testutil::PROSE;
 
 fn read_with(html: &str, opts: &ReadOptions) -> ReadResult {
     let doc = Document::parse(html, &TreeOptions::default());
