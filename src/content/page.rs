@@ -204,7 +204,8 @@ fn has_role(el: Element<'_>, names: &[&str]) -> bool {
 }
 
 /// Never main content, by tag or role: Readability's unlikely roles and trafilatura's
-/// deleted tags (navigation, complementary, forms and controls, dialogs, menus, alerts).
+/// deleted tags (navigation, complementary, forms and controls, dialogs, menus, alerts), and
+/// a custom drop-down (`combobox`, `listbox`): its options are a control's, like a `<select>`'s.
 fn is_boilerplate(el: Element<'_>) -> bool {
     if has_role(
         el,
@@ -216,6 +217,8 @@ fn is_boilerplate(el: Element<'_>) -> bool {
             "alert",
             "alertdialog",
             "dialog",
+            "listbox",
+            "combobox",
             "banner",
             "contentinfo",
             "search",
@@ -1102,6 +1105,12 @@ impl<'a> Page<'a> {
     /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
     fn strict(&self) -> bool {
         self.cleaning == Cleaning::Strict
+    }
+
+    /// Whether an element is laid out (not hidden), whatever the pass made of it: a left-out
+    /// block still ends the line before it.
+    pub(crate) fn laid_out(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | VISITED) == VISITED
     }
 
     /// Whether a control (boilerplate to the content, but looked at) is shown.

@@ -260,6 +260,11 @@ impl<'p> Extract<'p> {
             return;
         }
         if self.left_out(id, el) {
+            // A shown block left out still breaks the line: `<span>Filter by:</span>` and
+            // `<span>Sort by:</span>` on either side of a drop-down's `<div>` are two lines.
+            if is_block(el) && self.page.laid_out(id) {
+                self.block_start();
+            }
             return;
         }
         // Opening may end the line before: that block ends before this element.

@@ -1605,3 +1605,39 @@ fn a_checkbox_label_is_not_read() {
         ],
     );
 }
+
+/// A custom drop-down (`role=combobox` and its `role=listbox` of `role=option`s) is a
+/// control like a `<select>`: its options are choices a person opens, not lines of the
+/// content. A shown `<div>` left out still breaks the line between the words around it; a
+/// hidden one lays out nothing.
+#[test]
+fn a_drop_downs_options_are_not_read_and_its_block_breaks_the_line() {
+    let ld = r#"<script type="application/ld+json">{"@context":"https://schema.org",
+        "@type":"Product","name":"Steel Kettle"}</script>"#;
+    let review = format!("<div class=review><p>{PROSE} Great kettle.</p></div>");
+    let html = format!(
+        "{ld}<header><nav><a href=/>Shop</a></nav></header><main><h1>Steel Kettle</h1>\
+         <p>$39.00</p><p>{PROSE}</p><div><h2>Reviews</h2>\
+         <div><label>Sort by:</label><div><div role=combobox aria-expanded=false>\
+         <span>Most recent</span></div><div role=listbox><div role=option>Most recent</div>\
+         <div role=option>Oldest first</div></div></div></div>\
+         <span>Showing 24 of the 310 reviews</span><div role=combobox>All stars</div>\
+         <span>newest first.</span>\
+         <span>Four of them</span><div hidden>Hidden</div><span> with photos.</span>{}\
+         </div></main>",
+        review.repeat(3)
+    );
+    let text = read_all(&html);
+    assert!(!text.contains("Oldest first"), "{text}");
+    assert!(!text.contains("Most recent"), "{text}");
+    assert!(!text.contains("All stars"), "{text}");
+    assert_in_order(
+        &text,
+        &[
+            "\nSort by:\n",
+            "\nShowing 24 of the 310 reviews\nnewest first.",
+            "Four of them with photos.",
+            "Great kettle",
+        ],
+    );
+}
