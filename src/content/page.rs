@@ -51,6 +51,12 @@ const IN_PANE: u16 = 512;
 const IN_CODE: u16 = 1024;
 /// Inside the page's main landmark (`<main>`, `role=main`).
 const IN_MAIN: u16 = 2048;
+/// A repeated item's author block (`itemprop=author` with a heading): measured with its
+/// post like any block, so the choice of the content does not change, but read as its
+/// heading, as a pane is.
+const AUTHOR_PANE: u16 = 4096;
+/// Inside an author block.
+const IN_AUTHOR: u16 = 8192;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -514,18 +520,31 @@ fn push_children(stack: &mut Vec<(NodeId, bool, bool)>, dom: &Dom, id: NodeId, v
     push_in_order(stack, dom.children(id).map(|c| (c, false, vis)));
 }
 
-/// Whether an `<aside>` is the pane of a repeated item: inside an `article` or `section`
-/// (html-aam maps such an aside to a generic, not a complementary landmark) that has a
-/// sibling of the same tag and class (the next post, comment or review). A forum post's
-/// author pane is the common case; an article's one pull quote or related box is not an
-/// item's.
+/// Whether an element is the pane of a repeated item: inside an `article` or `section` that
+/// has a sibling of the same tag and class (the next post, comment or review). A forum
+/// post's author pane is the common case; an article's one pull quote or related box is not
+/// an item's. Two kinds of element are panes:
+/// - an `<aside>` (html-aam maps one inside an article or section to a generic, not a
+///   complementary landmark);
+/// - a block microdata names the author (`itemprop=author`) holding a heading, the author's
+///   name, above badges and counts (`<div itemprop=author><h3>name</h3><dl>Messages: 3…`);
+///   its item may also be a list item (`<li class=message>`, one per post).
 fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
-    if !el.is_html(&local_name!("aside")) || has_role(el, &["complementary"]) {
+    let aside = el.is_html(&local_name!("aside")) && !has_role(el, &["complementary"]);
+    let author = !aside
+        && is_author(el)
+        && is_block(el)
+        && dom
+            .descendants(id)
+            .take(PANE_HEADING_NODES)
+            .any(|d| dom.element(d).and_then(heading_level).is_some());
+    if !aside && !author {
         return false;
     }
     let Some((item, item_el)) = dom.ancestors(id).find(|(_, a)| {
         a.is_html(&local_name!("article"))
             || a.is_html(&local_name!("section"))
+            || (author && a.is_html(&local_name!("li")))
             || a.is_html(&local_name!("body"))
     }) else {
         return false;
@@ -563,6 +582,10 @@ fn element_siblings(dom: &Dom, id: NodeId, ahead: bool) -> impl Iterator<Item = 
 
 /// Element siblings looked at each way for the next item of a pane's post.
 const PANE_LOOKAROUND: usize = 4;
+
+/// How many nodes of an author block are looked at for its heading (the name comes first,
+/// after an avatar), so that no block is searched whole.
+const PANE_HEADING_NODES: usize = 32;
 
 /// Whether the element is a landmark for the page's main content.
 fn is_main_hint(el: Element<'_>) -> bool {
@@ -770,6 +793,11 @@ impl<'a> Page<'a> {
                     let parent = dom.node(id).parent;
                     let parent_flags = parent.map_or(0, |p| self.flags[p.index()]);
                     let in_pane = parent_flags & (PANE | IN_PANE) != 0;
+                    // No pane inside an author block, which is read as its heading.
+                    let in_author = parent_flags & (AUTHOR_PANE | IN_AUTHOR) != 0;
+                    if in_author {
+                        self.flags[i] |= IN_AUTHOR;
+                    }
                     if in_pane {
                         self.flags[i] |= IN_PANE;
                     }
@@ -787,16 +815,24 @@ impl<'a> Page<'a> {
                     {
                         self.flags[i] |= IN_MAIN;
                     }
-                    if is_boilerplate(el) {
-                        self.flags[i] |= BOILER;
-                        if !in_pane && is_item_pane(dom, id, el) {
+                    let boilerplate = is_boilerplate(el);
+                    if !in_pane
+                        && !in_author
+                        && (boilerplate || is_author(el))
+                        && is_item_pane(dom, id, el)
+                    {
+                        if boilerplate {
                             // Looked at (for what is shown) but measured as boilerplate; its
                             // class says nothing of the content.
-                            self.flags[i] |= PANE;
+                            self.flags[i] |= BOILER | PANE;
                             stack.push((id, true, vis));
                             push_children(&mut stack, dom, id, vis);
                             continue;
                         }
+                        self.flags[i] |= AUTHOR_PANE;
+                    }
+                    if boilerplate {
+                        self.flags[i] |= BOILER;
                         self.count_control(id, el);
                         // Still numbered, so that a ref inside resolves to a position.
                         self.number_subtree(id, &mut next_order);
@@ -1081,7 +1117,7 @@ impl<'a> Page<'a> {
     /// element.
     pub(crate) fn pane_heading(&self, id: NodeId) -> Option<Option<NodeId>> {
         let flags = self.flags[id.index()];
-        if flags & PANE == 0 || flags & (HIDDEN | VISITED) != VISITED {
+        if flags & (PANE | AUTHOR_PANE) == 0 || flags & (HIDDEN | VISITED) != VISITED {
             return None;
         }
         // The pass visits nothing below what it found hidden, so a node it visited and did

@@ -1199,6 +1199,48 @@ fn a_post_reads_with_the_name_in_its_author_pane() {
     );
 }
 
+/// A thread whose posts are list items, each with an author block microdata names
+/// (`itemprop=author`, XenForo's layout): the block is read as its heading, the author's
+/// name, without the avatar link, the title under it and the member's counts. An article's
+/// one author block, repeated nowhere, reads whole.
+#[test]
+fn a_post_reads_with_the_name_in_its_microdata_author_block() {
+    let post = |n: u32, author: &str| {
+        format!(
+            "<li class=message><div class=userInfo itemprop=author itemscope>\
+             <a href=/u/{author} class=avatar>{author}</a>\
+             <h3><a href=/u/{author}>{author}</a></h3><h5>Greenhorn</h5>\
+             <dl><dt>Messages:</dt><dd>{n}07</dd></dl><dl><dt>Likes Received:</dt>\
+             <dd>{n}1</dd></dl></div>\
+             <div class=content><blockquote>Post {n}: {PROSE}</blockquote></div></li>"
+        )
+    };
+    let html = format!(
+        "<body><main><h1>Do forums still have a role?</h1><ol class=messages>{}{}{}</ol>\
+         </main></body>",
+        post(1, "alice"),
+        post(2, "bob"),
+        post(3, "carol")
+    );
+    let text = read_all(&html);
+    assert_in_order(
+        &text,
+        &["alice", "Post 1:", "bob", "Post 2:", "carol", "Post 3:"],
+    );
+    for noise in ["Messages:", "Likes Received:", "107", "Greenhorn"] {
+        assert!(!text.contains(noise), "{noise}: {text}");
+    }
+    assert_eq!(text.matches("alice").count(), 1, "{text}");
+
+    let article = format!(
+        "<body><article><h1>Gold rises</h1><p>{PROSE}</p>\
+         <div itemprop=author><h4>Jane Doe</h4><p>Jane Doe covers metals markets.</p></div>\
+         <p>{PROSE}</p></article></body>"
+    );
+    let text = read_all(&article);
+    assert!(text.contains("covers metals markets"), "{text}");
+}
+
 /// A theme that draws each post's author pane twice (a column for wide screens and a header
 /// for narrow ones, one hidden by the sheet the page links) names the author once per post;
 /// the same author's next post names them again.
