@@ -55,8 +55,6 @@ const IN_MAIN: u16 = 2048;
 /// post like any block, so the choice of the content does not change, but read as its
 /// heading, as a pane is.
 const AUTHOR_PANE: u16 = 4096;
-/// Inside an author block.
-const IN_AUTHOR: u16 = 8192;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -793,11 +791,6 @@ impl<'a> Page<'a> {
                     let parent = dom.node(id).parent;
                     let parent_flags = parent.map_or(0, |p| self.flags[p.index()]);
                     let in_pane = parent_flags & (PANE | IN_PANE) != 0;
-                    // No pane inside an author block, which is read as its heading.
-                    let in_author = parent_flags & (AUTHOR_PANE | IN_AUTHOR) != 0;
-                    if in_author {
-                        self.flags[i] |= IN_AUTHOR;
-                    }
                     if in_pane {
                         self.flags[i] |= IN_PANE;
                     }
@@ -816,11 +809,7 @@ impl<'a> Page<'a> {
                         self.flags[i] |= IN_MAIN;
                     }
                     let boilerplate = is_boilerplate(el);
-                    if !in_pane
-                        && !in_author
-                        && (boilerplate || is_author(el))
-                        && is_item_pane(dom, id, el)
-                    {
+                    if !in_pane && (boilerplate || is_author(el)) && is_item_pane(dom, id, el) {
                         if boilerplate {
                             // Looked at (for what is shown) but measured as boilerplate; its
                             // class says nothing of the content.
@@ -1111,10 +1100,10 @@ impl<'a> Page<'a> {
         self.flags[id.index()] & (HIDDEN | BOILER | VISITED) != VISITED
     }
 
-    /// The first shown heading of a shown item pane (`PANE`): the name of the item's author
-    /// (a theme that repeats it for another screen size has a second; the pane's badges and
-    /// counts are not read). `Some(None)` for a pane without one, `None` for any other
-    /// element.
+    /// The first shown heading of a shown item pane (`PANE`, `AUTHOR_PANE`): the name of the
+    /// item's author (a theme that repeats it for another screen size has a second; the
+    /// pane's badges and counts are not read). `Some(None)` for a pane without one, `None`
+    /// for any other element.
     pub(crate) fn pane_heading(&self, id: NodeId) -> Option<Option<NodeId>> {
         let flags = self.flags[id.index()];
         if flags & (PANE | AUTHOR_PANE) == 0 || flags & (HIDDEN | VISITED) != VISITED {
