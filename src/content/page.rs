@@ -350,6 +350,11 @@ const SHARE_BIT: u8 = 16;
 /// content (`AttrHints::header_only`).
 const HEADER_BIT: u8 = 32;
 
+/// Microdata's attribute names, which are not among html5ever's static names: interned once,
+/// as interning `itemprop` for each element the pass asks about was 2 % of a parse-and-read.
+static ITEMPROP: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemprop"));
+static ITEMTYPE: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemtype"));
+
 /// Every hint list in one automaton, with the lists each pattern is in: one pass over a
 /// class string answers all of them (seventy substring searches per distinct class string
 /// were a twentieth of a `read`). Patterns match case-insensitively, as Readability's `/i`
@@ -591,7 +596,7 @@ fn is_main_hint(el: Element<'_>) -> bool {
         || el.is_html(&local_name!("article"))
         || has_role(el, &["article"])
         || el
-            .attr(&LocalName::from("itemprop"))
+            .attr(&ITEMPROP)
             .is_some_and(|v| v.eq_ignore_ascii_case("articleBody"))
 }
 
@@ -599,7 +604,7 @@ fn is_main_hint(el: Element<'_>) -> bool {
 /// or `creator`): a forum post's author pane is a link or two and a join date, which the
 /// conditional cleaning takes for a link list, but a thread is its posts with their authors.
 fn is_author(el: Element<'_>) -> bool {
-    el.attr(&LocalName::from("itemprop")).is_some_and(|v| {
+    el.attr(&ITEMPROP).is_some_and(|v| {
         v.split_ascii_whitespace()
             .any(|t| t.eq_ignore_ascii_case("author") || t.eq_ignore_ascii_case("creator"))
     })
@@ -745,7 +750,7 @@ impl<'a> Page<'a> {
         let mut stack: Vec<(NodeId, bool, bool)> = vec![(NodeId::DOCUMENT, false, false)];
         let mut next_order = 0u32;
         let mut hints = HintCache::default();
-        let itemtype = LocalName::from("itemtype");
+        let itemtype = &*ITEMTYPE;
         while let Some((id, leaving, vis)) = stack.pop() {
             let i = id.index();
             if leaving {
@@ -827,7 +832,7 @@ impl<'a> Page<'a> {
                         self.number_subtree(id, &mut next_order);
                         continue;
                     }
-                    if is_microdata_product(el, &itemtype) {
+                    if is_microdata_product(el, itemtype) {
                         self.microdata_products.push(id);
                     }
                     let h = hints.element(el);
@@ -1633,11 +1638,11 @@ impl<'a> Page<'a> {
     /// thread's scope with the thread's title. Not the body, nor an element that is mostly
     /// links.
     fn thread_scope(&self, top: NodeId) -> Option<NodeId> {
-        let itemtype = LocalName::from("itemtype");
+        let itemtype = &*ITEMTYPE;
         self.dom
             .ancestors(top)
             .take_while(|&(id, _)| id != self.body)
-            .find(|&(_, el)| is_microdata_thread(el, &itemtype))
+            .find(|&(_, el)| is_microdata_thread(el, itemtype))
             .map(|(id, _)| id)
             .filter(|&id| self.agg[id.index()].link_density() < 0.5)
     }
