@@ -11,7 +11,9 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use html5ever::{local_name, LocalName};
 
-use super::structured::{self, is_json_ld, is_microdata_product, is_microdata_thread};
+use super::structured::{
+    self, is_json_ld, is_microdata_person, is_microdata_product, is_microdata_thread,
+};
 use super::Cleaning;
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
 use crate::aria::name::labeled_control;
@@ -529,13 +531,14 @@ fn push_children(stack: &mut Vec<(NodeId, bool, bool)>, dom: &Dom, id: NodeId, v
 /// an item's. Two kinds of element are panes:
 /// - an `<aside>` (html-aam maps one inside an article or section to a generic, not a
 ///   complementary landmark);
-/// - a block microdata names the author (`itemprop=author`) holding a heading, the author's
-///   name, above badges and counts (`<div itemprop=author><h3>name</h3><dl>Messages: 3…`);
+/// - a block microdata names the author (`itemprop=author`, or a `Person` item) holding a
+///   heading, the author's name, above badges and counts
+///   (`<div itemprop=author><h3>name</h3><dl>Messages: 3…`);
 ///   its item may also be a list item (`<li class=message>`, one per post).
 fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     let aside = el.is_html(&local_name!("aside")) && !has_role(el, &["complementary"]);
     let author = !aside
-        && is_author(el)
+        && (is_author(el) || is_microdata_person(el, &ITEMTYPE))
         && is_block(el)
         && dom
             .descendants(id)
@@ -814,7 +817,10 @@ impl<'a> Page<'a> {
                         self.flags[i] |= IN_MAIN;
                     }
                     let boilerplate = is_boilerplate(el);
-                    if !in_pane && (boilerplate || is_author(el)) && is_item_pane(dom, id, el) {
+                    if !in_pane
+                        && (boilerplate || is_author(el) || is_microdata_person(el, itemtype))
+                        && is_item_pane(dom, id, el)
+                    {
                         if boilerplate {
                             // Looked at (for what is shown) but measured as boilerplate; its
                             // class says nothing of the content.

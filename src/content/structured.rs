@@ -47,6 +47,12 @@ pub(super) fn is_microdata_thread(el: Element<'_>, itemtype: &LocalName) -> bool
     has_microdata_type(el, itemtype, THREAD_TYPES)
 }
 
+/// Whether an element is a microdata person (`itemtype` ending in `/Person`): in a post, its
+/// author, which some forum software names so without `itemprop=author` on every post.
+pub(super) fn is_microdata_person(el: Element<'_>, itemtype: &LocalName) -> bool {
+    has_microdata_type(el, itemtype, &["Person"])
+}
+
 /// Whether one of the element's `itemtype` URLs ends in one of `types`.
 fn has_microdata_type(el: Element<'_>, itemtype: &LocalName, types: &[&str]) -> bool {
     el.attr(itemtype).is_some_and(|t| {

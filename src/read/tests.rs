@@ -1200,14 +1200,19 @@ fn a_post_reads_with_the_name_in_its_author_pane() {
 }
 
 /// A thread whose posts are list items, each with an author block microdata names
-/// (`itemprop=author`, XenForo's layout): the block is read as its heading, the author's
-/// name, without the avatar link, the title under it and the member's counts. An article's
-/// one author block, repeated nowhere, reads whole.
+/// (`itemprop=author`, or only a `Person` item on later posts: XenForo's layout): the block
+/// is read as its heading, the author's name, without the avatar link, the title under it
+/// and the member's counts. An article's one author block, repeated nowhere, reads whole.
 #[test]
 fn a_post_reads_with_the_name_in_its_microdata_author_block() {
     let post = |n: u32, author: &str| {
+        let item = if n == 1 {
+            "itemprop=author itemscope"
+        } else {
+            "itemscope itemtype=http://data-vocabulary.org/Person"
+        };
         format!(
-            "<li class=message><div class=userInfo itemprop=author itemscope>\
+            "<li class=message><div class=userInfo {item}>\
              <a href=/u/{author} class=avatar>{author}</a>\
              <h3><a href=/u/{author}>{author}</a></h3><h5>Greenhorn</h5>\
              <dl><dt>Messages:</dt><dd>{n}07</dd></dl><dl><dt>Likes Received:</dt>\
