@@ -214,7 +214,7 @@ pub(crate) fn read(
             Some(_) => "... (nothing of the main content after this ref)",
             // Nothing shows at all: a page its scripts build (a forum app, a shop front) with
             // only a `<noscript>` fallback, which is never read. The snapshot is as empty.
-            None if tree.tree.children.is_empty() => NOTHING_SHOWN,
+            None if shows_nothing(&tree.tree) => NOTHING_SHOWN,
             None => "... (no main content found: try snapshot)",
         });
     }
@@ -245,6 +245,18 @@ pub(crate) fn read(
         text,
         url: tree.url.clone(),
         title: tree.title.clone(),
+    })
+}
+
+/// Whether a page's tree shows a person nothing: no text, no name and no attribute beyond a
+/// `role` anywhere (the empty `role=main` of a challenge page or of a script's shell is
+/// still a node). A page with an unnamed field or a link still has something for the
+/// snapshot to show.
+fn shows_nothing(tree: &TreeNode) -> bool {
+    tree.descendants().all(|n| {
+        n.text.as_deref().is_none_or(str::is_empty)
+            && n.name.as_deref().is_none_or(str::is_empty)
+            && n.attrs.iter().all(|(name, _)| name == "role")
     })
 }
 

@@ -828,8 +828,18 @@ fn nothing_to_read_says_so() {
         "<div id=app></div><noscript><p>Posts for crawlers</p></noscript><script>boot()</script>",
     );
     assert_eq!(body(&text), [NOTHING_SHOWN]);
+    // A challenge page's empty `<main>` (a landmark, so a node of the tree) shows nothing
+    // either.
+    let text = read(
+        "<main><div id=challenge></div></main><div role=main><noscript>Enable JavaScript\
+         </noscript></div>",
+    );
+    assert_eq!(body(&text), [NOTHING_SHOWN]);
     // A page with visible text but nothing that scores still points at the snapshot.
     let text = read("<nav><a href=/a>Home</a></nav>");
+    assert!(!text.contains("live browser"), "{text}");
+    // So does a page whose only content is a field to fill.
+    let text = read("<main><input type=search name=q></main>");
     assert!(!text.contains("live browser"), "{text}");
 }
 
