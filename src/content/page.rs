@@ -53,9 +53,10 @@ const IN_PANE: u16 = 512;
 const IN_CODE: u16 = 1024;
 /// Inside the page's main landmark (`<main>`, `role=main`).
 const IN_MAIN: u16 = 2048;
-/// A repeated item's author block (`itemprop=author` with a heading): measured with its
-/// post like any block, so the choice of the content does not change, but read as its
-/// heading, as a pane is.
+/// A repeated item's author block (`itemprop=author` or a `Person` item with a heading, or
+/// a profile list: `is_profile_list`): measured with its post like any block, so the choice
+/// of the content does not change, but read as its heading (a profile list as its first
+/// term), as a pane is.
 const AUTHOR_PANE: u16 = 4096;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
@@ -572,6 +573,113 @@ fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     })
 }
 
+/// Whether a `<dl>` is a post's profile list: the member's name in its first term and the
+/// member's details as "Label: value" definitions (phpBB's `dl.postprofile`: "Posts: 524",
+/// "Joined: …"; FluxBB's "Registered: …", "Posts: 98"), in a repeated item. It is read as its
+/// first term, as an author pane is read as its heading. A specification list says
+/// "Weight" in a term and "2 kg" in its definition, and is not one.
+fn is_profile_list(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    if !el.is_html(&local_name!("dl")) {
+        return false;
+    }
+    let mut children = dom
+        .children(id)
+        .filter_map(|c| dom.element(c).map(|e| (c, e)));
+    if !children
+        .next()
+        .is_some_and(|(_, e)| e.is_html(&local_name!("dt")))
+    {
+        return false;
+    }
+    let labelled = children
+        .take(PROFILE_CHILDREN)
+        .filter(|(c, e)| e.is_html(&local_name!("dd")) && is_label_value(&short_text(dom, *c)))
+        .count();
+    if labelled < 2 {
+        return false;
+    }
+    // The profile is beside a post: its item holds at least as much text outside the list
+    // as in it. A forum index whose every cell is a list ("Topics: 144, Posts: 1136" under
+    // the forum's name) is a listing, and its counts are its content.
+    repeated_item(dom, id).is_some_and(|item| {
+        let inside: usize = texts(dom, id).sum();
+        let mut total = 0;
+        texts(dom, item).any(|n| {
+            total += n;
+            total >= 2 * inside
+        })
+    })
+}
+
+/// How many nodes of a list or an item are looked at for their text: the post's first
+/// paragraphs say enough, and no item is walked whole for each list in it.
+const ITEM_TEXT_NODES: usize = 512;
+
+/// The characters of each text under an element (raw, trimmed), over its first
+/// [`ITEM_TEXT_NODES`] nodes.
+fn texts<'a>(dom: &'a Dom, id: NodeId) -> impl Iterator<Item = usize> + 'a {
+    dom.descendants(id)
+        .take(ITEM_TEXT_NODES)
+        .filter_map(|d| dom.text(d))
+        .map(|t| t.trim().chars().count())
+}
+
+/// How many children of a list are looked at for its "Label: value" definitions.
+const PROFILE_CHILDREN: usize = 16;
+/// How far up a profile list its repeated item (the post) is looked for.
+const PROFILE_ITEM_DEPTH: usize = 6;
+
+/// The first characters of an element's text, whitespace collapsed (enough to tell a
+/// "Label: value" line).
+fn short_text(dom: &Dom, id: NodeId) -> String {
+    let mut buf = TextBuf::new(64);
+    for t in dom.descendants(id).take(32).filter_map(|d| dom.text(d)) {
+        buf.push_str(t);
+    }
+    buf.finish().0
+}
+
+/// Whether a line reads "Label: value": one to three words of letters, a colon, and a
+/// value ("Posts: 524", "Joined: Mon Jul 24, 2017").
+fn is_label_value(line: &str) -> bool {
+    let Some((label, value)) = line.split_once(':') else {
+        return false;
+    };
+    let words = label.split_whitespace().count();
+    (1..=3).contains(&words)
+        && label.chars().all(|c| c.is_alphabetic() || c == ' ')
+        && !value.trim().is_empty()
+}
+
+/// The repeated item an element sits in: the nearest of its ancestors (not the body) with a
+/// nearby sibling of the same tag whose class starts with the same word (phpBB's
+/// `div.post bg1`, `div.post bg2`; FluxBB's `div.blockpost blockpost1`).
+fn repeated_item(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    let first_class = |e: Element<'_>| {
+        e.attr(&local_name!("class"))
+            .and_then(|c| c.split_ascii_whitespace().next())
+            .map(str::to_owned)
+    };
+    dom.ancestors(id)
+        .take(PROFILE_ITEM_DEPTH)
+        .take_while(|(_, a)| !a.is_html(&local_name!("body")))
+        .find(|&(item, item_el)| {
+            let Some(class) = first_class(item_el) else {
+                return false;
+            };
+            [false, true].into_iter().any(|ahead| {
+                element_siblings(dom, item, ahead)
+                    .take(PANE_LOOKAROUND)
+                    .filter_map(|n| dom.element(n))
+                    .any(|e| {
+                        e.local() == item_el.local()
+                            && first_class(e).as_deref() == Some(class.as_str())
+                    })
+            })
+        })
+        .map(|(item, _)| item)
+}
+
 /// The element siblings of `id`, nearest first: those after it when `ahead`, else those
 /// before it.
 fn element_siblings(dom: &Dom, id: NodeId, ahead: bool) -> impl Iterator<Item = NodeId> + '_ {
@@ -829,6 +937,8 @@ impl<'a> Page<'a> {
                             push_children(&mut stack, dom, id, vis);
                             continue;
                         }
+                        self.flags[i] |= AUTHOR_PANE;
+                    } else if !in_pane && !boilerplate && is_profile_list(dom, id, el) {
                         self.flags[i] |= AUTHOR_PANE;
                     }
                     if boilerplate {
@@ -1123,10 +1233,25 @@ impl<'a> Page<'a> {
         // The pass visits nothing below what it found hidden, so a node it visited and did
         // not hide is shown.
         let dom = self.dom;
-        Some(dom.descendants(id).find(|&n| {
-            self.flags[n.index()] & (HIDDEN | VISITED) == VISITED
-                && dom.element(n).is_some_and(|el| heading_level(el).is_some())
-        }))
+        let shown = |n: NodeId| self.flags[n.index()] & (HIDDEN | VISITED) == VISITED;
+        let heading = dom
+            .descendants(id)
+            .find(|&n| shown(n) && dom.element(n).is_some_and(|el| heading_level(el).is_some()));
+        // A profile list (`is_profile_list`) names its member in its first term.
+        let term = || {
+            dom.element(id)
+                .is_some_and(|el| el.is_html(&local_name!("dl")))
+                .then(|| {
+                    dom.children(id).find(|&c| {
+                        shown(c)
+                            && dom
+                                .element(c)
+                                .is_some_and(|e| e.is_html(&local_name!("dt")))
+                    })
+                })
+                .flatten()
+        };
+        Some(heading.or_else(term))
     }
 
     /// Whether `el` is a `<label>` of a checkbox. A label around a heading is not counted:

@@ -1209,6 +1209,30 @@ fn a_post_reads_with_the_name_in_its_author_pane() {
     );
 }
 
+/// Reads whole a thread of three posts (by alice, bob and carol, each made by `post`)
+/// between `open` and `close`, and checks that each post follows its author's name and
+/// that none of `noise` (the member's details) is read.
+fn read_thread(
+    open: &str,
+    post: impl Fn(u32, &str) -> String,
+    close: &str,
+    noise: &[&str],
+) -> String {
+    let posts: String = [(1, "alice"), (2, "bob"), (3, "carol")]
+        .iter()
+        .map(|&(n, author)| post(n, author))
+        .collect();
+    let text = read_all(&format!("{open}{posts}{close}"));
+    assert_in_order(
+        &text,
+        &["alice", "Post 1:", "bob", "Post 2:", "carol", "Post 3:"],
+    );
+    for noise in noise {
+        assert!(!text.contains(noise), "{noise}: {text}");
+    }
+    text
+}
+
 /// A thread whose posts are list items, each with an author block microdata names
 /// (`itemprop=author`, or only a `Person` item on later posts: XenForo's layout): the block
 /// is read as its heading, the author's name, without the avatar link, the title under it
@@ -1230,21 +1254,12 @@ fn a_post_reads_with_the_name_in_its_microdata_author_block() {
              <div class=content><blockquote>Post {n}: {PROSE}</blockquote></div></li>"
         )
     };
-    let html = format!(
-        "<body><main><h1>Do forums still have a role?</h1><ol class=messages>{}{}{}</ol>\
-         </main></body>",
-        post(1, "alice"),
-        post(2, "bob"),
-        post(3, "carol")
+    let text = read_thread(
+        "<body><main><h1>Do forums still have a role?</h1><ol class=messages>",
+        post,
+        "</ol></main></body>",
+        &["Messages:", "Likes Received:", "107", "Greenhorn"],
     );
-    let text = read_all(&html);
-    assert_in_order(
-        &text,
-        &["alice", "Post 1:", "bob", "Post 2:", "carol", "Post 3:"],
-    );
-    for noise in ["Messages:", "Likes Received:", "107", "Greenhorn"] {
-        assert!(!text.contains(noise), "{noise}: {text}");
-    }
     assert_eq!(text.matches("alice").count(), 1, "{text}");
 
     let article = format!(
@@ -1254,6 +1269,45 @@ fn a_post_reads_with_the_name_in_its_microdata_author_block() {
     );
     let text = read_all(&article);
     assert!(text.contains("covers metals markets"), "{text}");
+}
+
+/// phpBB and FluxBB keep a post's author in a profile list beside the post: the name in the
+/// first term, the member's details as "Label: value" definitions. The post reads with the
+/// name only. A forum index whose every cell is such a list is a listing: its counts stay.
+#[test]
+fn a_post_reads_with_the_name_in_its_profile_list() {
+    let post = |n: u32, author: &str| {
+        format!(
+            "<div id=p{n} class='post bg{}'><div class=inner><dl class=postprofile>\
+             <dt><a href=/u/{author}>{author}</a></dt><dd>Senator</dd>\
+             <dd><strong>Posts:</strong> {n}524</dd><dd><strong>Joined:</strong> Mon Jul 24, \
+             2017</dd></dl><div class=postbody><p>Post {n}: {PROSE}</p></div></div></div>",
+            n % 2
+        )
+    };
+    read_thread(
+        "<body><div id=page-body><h2>Which lens for street photography?</h2>",
+        post,
+        "</div></body>",
+        &["Posts:", "Joined:", "1524", "Senator"],
+    );
+
+    let forum = |name: &str| {
+        format!(
+            "<td class=fl_g><dl><dt><a href=/f/{name}>{name}</a></dt>\
+             <dd><em>Topics: 144</em>, <em>Posts: 1136</em></dd>\
+             <dd><a href=/last>Last post: 2020-5-9 09:41</a></dd></dl></td>"
+        )
+    };
+    let index = format!(
+        "<body><main><h1>Forums</h1><p>{PROSE}</p><table><tr>{}{}{}</tr></table></main></body>",
+        forum("Kettles"),
+        forum("Teapots"),
+        forum("Cups")
+    );
+    let text = read_all(&index);
+    assert_in_order(&text, &["Kettles", "Topics: 144", "Last post", "Teapots"]);
+    assert_eq!(text.matches("Topics: 144").count(), 3, "{text}");
 }
 
 /// A theme that draws each post's author pane twice (a column for wide screens and a header
