@@ -248,17 +248,35 @@ pub(crate) fn read(
     })
 }
 
-/// Whether a page's tree shows a person nothing: no text, no name and no attribute beyond a
-/// `role` anywhere (the empty `role=main` of a challenge page or of a script's shell is
-/// still a node). A page with an unnamed field or a link still has something for the
-/// snapshot to show.
+/// Whether a page's tree shows a person nothing: no text, no name, no attribute beyond a
+/// `role` and no role but a landmark's anywhere (the empty `role=main` of a challenge page
+/// or of a script's shell is still a node). A page with an unnamed field or a link still
+/// has something for the snapshot to show.
 fn shows_nothing(tree: &TreeNode) -> bool {
     tree.descendants().all(|n| {
         n.text.as_deref().is_none_or(str::is_empty)
             && n.name.as_deref().is_none_or(str::is_empty)
             && n.attrs.iter().all(|(name, _)| name == "role")
+            && n.role
+                .as_deref()
+                .is_none_or(|r| EMPTY_SHELL_ROLES.contains(&r))
     })
 }
+
+/// Roles of the empty boxes a page's shell is made of: landmarks and generic groups.
+/// ([WAI-ARIA landmark roles](https://www.w3.org/TR/wai-aria-1.2/#landmark_roles).)
+const EMPTY_SHELL_ROLES: &[&str] = &[
+    "banner",
+    "complementary",
+    "contentinfo",
+    "form",
+    "generic",
+    "group",
+    "main",
+    "navigation",
+    "region",
+    "search",
+];
 
 /// The first block at or after page position `order`.
 fn block_at(blocks: &[Block], order: u32) -> usize {
