@@ -120,6 +120,8 @@ enum Exit {
         before: usize,
         term: Option<usize>,
     },
+    /// The end of a pane's name (`Page::pane_heading`).
+    PaneName,
 }
 
 enum Work {
@@ -165,6 +167,9 @@ pub(super) struct Extract<'p> {
     term: Option<usize>,
     /// The last author pane read: its parent (the post) and its heading's first words.
     pane: Option<(Option<NodeId>, String)>,
+    /// Inside a pane's name: its images (the member's avatar, "User avatar") say nothing
+    /// the name does not.
+    pane_name: usize,
 }
 
 /// A caption longer than this is no copy of an alt text (and comparing each image with it
@@ -198,6 +203,7 @@ impl<'p> Extract<'p> {
             captions: foldhash::HashMap::default(),
             term: None,
             pane: None,
+            pane_name: 0,
         }
     }
 
@@ -255,8 +261,10 @@ impl<'p> Extract<'p> {
                     return;
                 }
                 self.pane = Some(pane);
+                self.pane_name += 1;
+                stack.push(Work::Exit(Exit::PaneName));
+                stack.push(Work::Enter(h));
             }
-            stack.extend(heading.map(Work::Enter));
             return;
         }
         if self.left_out(id, el) {
@@ -441,6 +449,7 @@ impl<'p> Extract<'p> {
     fn exit(&mut self, exit: Exit) {
         match exit {
             Exit::Nothing => {}
+            Exit::PaneName => self.pane_name -= 1,
             Exit::Block => self.block_start(),
             Exit::Figure => {
                 self.figures -= 1;
@@ -618,7 +627,12 @@ impl<'p> Extract<'p> {
                     .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
                     .is_some_and(|v| v < 50)
             });
-        if alt.is_empty() || tiny || is_file_name(&alt) || self.page.visibility_hidden(id) {
+        if alt.is_empty()
+            || tiny
+            || is_file_name(&alt)
+            || self.page.visibility_hidden(id)
+            || self.pane_name > 0
+        {
             return;
         }
         let ref_ = self.ref_of[id.index()];

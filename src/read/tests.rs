@@ -839,7 +839,10 @@ fn nothing_to_read_says_so() {
     let text = read("<nav><a href=/a>Home</a></nav>");
     assert!(!text.contains("live browser"), "{text}");
     // So does a page whose only content is a control, named or not.
-    for field in ["<input type=search name=q>", "<div role=button tabindex=0></div>"] {
+    for field in [
+        "<input type=search name=q>",
+        "<div role=button tabindex=0></div>",
+    ] {
         let text = read(&format!("<main>{field}</main>"));
         assert!(!text.contains("live browser"), "{text}");
     }
@@ -1275,13 +1278,14 @@ fn a_post_reads_with_the_name_in_its_microdata_author_block() {
 
 /// phpBB and FluxBB keep a post's author in a profile list beside the post: the name in the
 /// first term, the member's details as "Label: value" definitions. The post reads with the
-/// name only. A forum index whose every cell is such a list is a listing: its counts stay.
+/// name only, without the avatar beside it in the term. A forum index whose every cell is such a list is a listing: its counts stay.
 #[test]
 fn a_post_reads_with_the_name_in_its_profile_list() {
     let post = |n: u32, author: &str| {
         format!(
             "<div id=p{n} class='post bg{}'><div class=inner><dl class=postprofile>\
-             <dt><a href=/u/{author}>{author}</a></dt><dd>Senator</dd>\
+             <dt><a href=/u/{author}><img src=/a/{n}.jpg alt='User avatar'></a>\
+             <a href=/u/{author}>{author}</a></dt><dd>Senator</dd>\
              <dd><strong>Posts:</strong> {n}524</dd><dd><strong>Joined:</strong> Mon Jul 24, \
              2017</dd></dl><div class=postbody><p>Post {n}: {PROSE}</p></div></div></div>",
             n % 2
@@ -1291,7 +1295,7 @@ fn a_post_reads_with_the_name_in_its_profile_list() {
         "<body><div id=page-body><h2>Which lens for street photography?</h2>",
         post,
         "</div></body>",
-        &["Posts:", "Joined:", "1524", "Senator"],
+        &["Posts:", "Joined:", "1524", "Senator", "User avatar"],
     );
 
     let forum = |name: &str| {
