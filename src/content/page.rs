@@ -560,16 +560,21 @@ fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
         return false;
     }
     let class = item_el.attr(&local_name!("class"));
-    let same = |n: NodeId| {
-        dom.element(n)
-            .is_some_and(|e| e.local() == item_el.local() && e.attr(&local_name!("class")) == class)
-    };
-    // Items may be separated by anchors or ads (`<a id=comment-5></a><article>`): a few
-    // element siblings each way are looked at, never a whole long parent per pane.
+    has_nearby_sibling(dom, item, |e| {
+        e.local() == item_el.local() && e.attr(&local_name!("class")) == class
+    })
+}
+
+/// Whether one of the element siblings of `item` nearest to it, [`PANE_LOOKAROUND`] each
+/// way, is `same` (the next post). Items may be separated by anchors or ads
+/// (`<a id=comment-5></a><article>`): a few siblings are looked at, never a whole long
+/// parent per pane.
+fn has_nearby_sibling(dom: &Dom, item: NodeId, same: impl Fn(Element<'_>) -> bool) -> bool {
     [false, true].into_iter().any(|ahead| {
         element_siblings(dom, item, ahead)
             .take(PANE_LOOKAROUND)
-            .any(same)
+            .filter_map(|n| dom.element(n))
+            .any(&same)
     })
 }
 
@@ -655,26 +660,19 @@ fn is_label_value(line: &str) -> bool {
 /// nearby sibling of the same tag whose class starts with the same word (phpBB's
 /// `div.post bg1`, `div.post bg2`; FluxBB's `div.blockpost blockpost1`).
 fn repeated_item(dom: &Dom, id: NodeId) -> Option<NodeId> {
-    let first_class = |e: Element<'_>| {
-        e.attr(&local_name!("class"))
-            .and_then(|c| c.split_ascii_whitespace().next())
-            .map(str::to_owned)
-    };
+    fn first_class<'a>(e: Element<'a>) -> Option<&'a str> {
+        e.attr(&local_name!("class"))?
+            .split_ascii_whitespace()
+            .next()
+    }
     dom.ancestors(id)
         .take(PROFILE_ITEM_DEPTH)
         .take_while(|(_, a)| !a.is_html(&local_name!("body")))
         .find(|&(item, item_el)| {
-            let Some(class) = first_class(item_el) else {
-                return false;
-            };
-            [false, true].into_iter().any(|ahead| {
-                element_siblings(dom, item, ahead)
-                    .take(PANE_LOOKAROUND)
-                    .filter_map(|n| dom.element(n))
-                    .any(|e| {
-                        e.local() == item_el.local()
-                            && first_class(e).as_deref() == Some(class.as_str())
-                    })
+            first_class(item_el).is_some_and(|class| {
+                has_nearby_sibling(dom, item, |e| {
+                    e.local() == item_el.local() && first_class(e) == Some(class)
+                })
             })
         })
         .map(|(item, _)| item)
@@ -1226,32 +1224,29 @@ impl<'a> Page<'a> {
     /// pane's badges and counts are not read). `Some(None)` for a pane without one, `None`
     /// for any other element.
     pub(crate) fn pane_heading(&self, id: NodeId) -> Option<Option<NodeId>> {
-        let flags = self.flags[id.index()];
-        if flags & (PANE | AUTHOR_PANE) == 0 || flags & (HIDDEN | VISITED) != VISITED {
+        if self.flags[id.index()] & (PANE | AUTHOR_PANE) == 0 || !self.laid_out(id) {
             return None;
         }
         // The pass visits nothing below what it found hidden, so a node it visited and did
         // not hide is shown.
         let dom = self.dom;
-        let shown = |n: NodeId| self.flags[n.index()] & (HIDDEN | VISITED) == VISITED;
-        let heading = dom
-            .descendants(id)
-            .find(|&n| shown(n) && dom.element(n).is_some_and(|el| heading_level(el).is_some()));
-        // A profile list (`is_profile_list`) names its member in its first term.
-        let term = || {
-            dom.element(id)
+        let heading = dom.descendants(id).find(|&n| {
+            self.laid_out(n) && dom.element(n).is_some_and(|el| heading_level(el).is_some())
+        });
+        if heading.is_some()
+            || !dom
+                .element(id)
                 .is_some_and(|el| el.is_html(&local_name!("dl")))
-                .then(|| {
-                    dom.children(id).find(|&c| {
-                        shown(c)
-                            && dom
-                                .element(c)
-                                .is_some_and(|e| e.is_html(&local_name!("dt")))
-                    })
-                })
-                .flatten()
-        };
-        Some(heading.or_else(term))
+        {
+            return Some(heading);
+        }
+        // A profile list (`is_profile_list`) names its member in its first term.
+        Some(dom.children(id).find(|&c| {
+            self.laid_out(c)
+                && dom
+                    .element(c)
+                    .is_some_and(|e| e.is_html(&local_name!("dt")))
+        }))
     }
 
     /// Whether `el` is a `<label>` of a checkbox. A label around a heading is not counted:
@@ -1268,8 +1263,9 @@ impl<'a> Page<'a> {
         self.cleaning == Cleaning::Strict
     }
 
-    /// Whether an element is laid out (not hidden), whatever the pass made of it: a left-out
-    /// block still ends the line before it.
+    /// Whether a node is laid out: the pass looked at it and did not find it hidden, whatever
+    /// else it made of it (a left-out block still ends the line before it; a pane's name is
+    /// read from such nodes).
     pub(crate) fn laid_out(&self, id: NodeId) -> bool {
         self.flags[id.index()] & (HIDDEN | VISITED) == VISITED
     }
@@ -1558,7 +1554,7 @@ impl<'a> Page<'a> {
     /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
     /// `visibility:hidden` of its parent.
     pub(crate) fn text_hidden(&self, id: NodeId) -> bool {
-        self.flags[id.index()] & (HIDDEN | VISITED) != VISITED
+        !self.laid_out(id)
             || self
                 .dom
                 .node(id)

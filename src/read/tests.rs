@@ -21,6 +21,13 @@ fn assert_in_order(text: &str, pieces: &[&str]) {
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
 
+/// Asserts that none of the pieces occurs in `text`.
+fn assert_absent(text: &str, pieces: &[&str]) {
+    for piece in pieces {
+        assert!(!text.contains(piece), "{piece}: {text}");
+    }
+}
+
 fn read(html: &str) -> String {
     read_with(html, &ReadOptions::default()).text
 }
@@ -1232,9 +1239,7 @@ fn read_thread(
         &text,
         &["alice", "Post 1:", "bob", "Post 2:", "carol", "Post 3:"],
     );
-    for noise in noise {
-        assert!(!text.contains(noise), "{noise}: {text}");
-    }
+    assert_absent(&text, noise);
     text
 }
 
@@ -1710,8 +1715,7 @@ fn a_checkbox_label_is_not_read() {
          <p>{PROSE}</p></article>"
     );
     let text = read_all(&html);
-    assert!(!text.contains("Compare this model"), "{text}");
-    assert!(!text.contains("Remember my choice"), "{text}");
+    assert_absent(&text, &["Compare this model", "Remember my choice"]);
     assert_in_order(
         &text,
         &[
@@ -1745,9 +1749,7 @@ fn a_drop_downs_options_are_not_read_and_its_block_breaks_the_line() {
         review.repeat(3)
     );
     let text = read_all(&html);
-    assert!(!text.contains("Oldest first"), "{text}");
-    assert!(!text.contains("Most recent"), "{text}");
-    assert!(!text.contains("All stars"), "{text}");
+    assert_absent(&text, &["Oldest first", "Most recent", "All stars"]);
     assert_in_order(
         &text,
         &[
