@@ -609,7 +609,28 @@ fn choose(
     let mut form_started: HashMap<usize, bool> = HashMap::new();
     let mut chain: Vec<usize> = Vec::new();
     let mut formatted = HashMap::new();
-    for (class, stage) in passes {
+    let mut whole = false;
+    // The passes, then the unfolding of the stubs that would not say less than they hide
+    // (`unfold_short_runs`); then both again, to spend what the unfolding gave back.
+    let round = passes.iter().copied().map(Some).chain([None]);
+    for step in round.clone().chain(round) {
+        let Some((class, stage)) = step else {
+            let before = remaining;
+            let left_hidden = unfold_short_runs(
+                cx,
+                plan,
+                stub_cost,
+                &mut formatted,
+                &mut remaining,
+                &mut lines,
+                &mut shown_children,
+            );
+            whole = !left_hidden && plan.cut.is_empty();
+            if whole || remaining <= before {
+                break;
+            }
+            continue;
+        };
         for i in 1..n {
             if plan.kind[i] != plan::Kind::Line || plan.shown[i] || plan.prio[i] != class {
                 continue;
@@ -771,8 +792,93 @@ fn choose(
         }
     }
     let _ = runs;
-    plan.reasons = reasons;
+    // Nothing is left out when every stub unfolded: the output is whole.
+    plan.reasons = if whole { Vec::new() } else { reasons };
     formatted
+}
+
+/// After a round of the choice: a run of hidden lines that takes no more characters than
+/// its stub would, with what is left of the budget, is shown instead. `- paragraph
+/// (folded: 1 text)` hid "Snacks:" in more characters than it takes to say it, and told
+/// the model only that something was there. The caps on lines, depth and siblings hold as
+/// in [`choose`]. `remaining` gets back the stubs as the choice costed them, less the lines
+/// shown for them. Returns whether any run is left hidden.
+fn unfold_short_runs(
+    cx: &format::Ctx<'_>,
+    plan: &mut plan::Plan,
+    stub_cost: plan::StubCost,
+    formatted: &mut HashMap<usize, format::Line>,
+    remaining: &mut isize,
+    lines: &mut usize,
+    shown_children: &mut [u32],
+) -> bool {
+    let flat = cx.flat;
+    let opts = cx.opts;
+    let n = flat.len();
+    let mut left_hidden = false;
+    let mut members = Vec::new();
+    let mut i = 1;
+    while i < n {
+        let kind = plan.kind[i];
+        if kind == plan::Kind::None {
+            i = flat[i].end as usize;
+            continue;
+        }
+        if plan.shown[i] {
+            i = match kind {
+                plan::Kind::Transparent | plan::Kind::Container => i + 1,
+                _ => flat[i].end as usize,
+            };
+            continue;
+        }
+        let p = flat[i].parent as usize;
+        let j = hidden_run(flat, plan, i, &mut members);
+        let crowded = |x: usize| {
+            p != 0
+                && !((plan.in_main[p] || plan.in_main[x]) && plan.has_main)
+                && !plan.prose[x]
+                && plan.prio[x] != plan::P_KEY
+                && shown_children[p] as usize + members.len() > opts.max_siblings
+        };
+        let eligible = *lines + members.len() <= opts.max_nodes
+            && members.iter().all(|&m| {
+                plan.kind[m] == plan::Kind::Line
+                    && plan.depth[m] as usize <= opts.max_depth
+                    && !crowded(m)
+            });
+        let mut unfolded = false;
+        if eligible {
+            let stub = format::stub_line(cx, plan, &members, plan.depth[i] as usize);
+            let room = stub.text.chars().count() + 1;
+            let mut cost = 0;
+            let mut shown = Vec::with_capacity(members.len());
+            for &m in &members {
+                let line = format::node_line(cx, plan, m, false, None);
+                cost += line.text.chars().count() + 1;
+                if cost > room + (*remaining).max(0) as usize {
+                    break;
+                }
+                shown.push((m, line));
+            }
+            if cost <= room + (*remaining).max(0) as usize {
+                for (m, line) in shown {
+                    plan.shown[m] = true;
+                    formatted.insert(m, line);
+                    if !plan.prose[m] {
+                        shown_children[p] += 1;
+                    }
+                }
+                *lines += members.len();
+                // The choice costed the run's stub at its estimate.
+                let estimate = plan::stub_estimate(opts.format, plan.depth[i], stub_cost);
+                *remaining += estimate as isize - cost as isize;
+                unfolded = true;
+            }
+        }
+        left_hidden |= !unfolded;
+        i = j;
+    }
+    left_hidden
 }
 
 /// Which lines of a priority class a pass takes.
@@ -841,18 +947,7 @@ fn emit(
             continue;
         }
         // A run of siblings not chosen: one stub line.
-        let parent_end = flat[flat[i].parent as usize].end as usize;
-        members.clear();
-        let mut j = i;
-        while j < parent_end {
-            if plan.kind[j] != plan::Kind::None {
-                if plan.shown[j] {
-                    break;
-                }
-                members.push(j);
-            }
-            j = flat[j].end as usize;
-        }
+        let j = hidden_run(flat, plan, i, &mut members);
         let line = format::stub_line(cx, plan, &members, plan.depth[i] as usize);
         if !out.stub(&line.text) {
             break;
@@ -861,6 +956,24 @@ fn emit(
         i = j;
     }
     shown
+}
+
+/// The run of siblings not chosen that starts at `flat[i]`, which `emit` writes as one stub
+/// line: its members (the nodes that make a line) go to `members`. Returns where it ends.
+fn hidden_run(flat: &[Flat<'_>], plan: &plan::Plan, i: usize, members: &mut Vec<usize>) -> usize {
+    let parent_end = flat[flat[i].parent as usize].end as usize;
+    members.clear();
+    let mut j = i;
+    while j < parent_end {
+        if plan.kind[j] != plan::Kind::None {
+            if plan.shown[j] {
+                break;
+            }
+            members.push(j);
+        }
+        j = flat[j].end as usize;
+    }
+    j
 }
 
 /// A lower bound on the length of `flat[i]`'s line with its newline: indent, `- `, role,

@@ -9,7 +9,8 @@
 //!    classified ancestor;
 //! 3. the choice: priority classes in turn, each in document order, take nodes while their
 //!    line, the lines of their ancestors and the stub lines their neighbours will need still
-//!    fit the budget.
+//!    fit the budget; then a run of hidden lines no longer than its stub is shown instead of
+//!    it, and the classes run again with what that gave back (`super::choose`).
 //!
 //! The output is then written in document order (`super::emit`): what was not chosen folds
 //! into one stub line per run of siblings, which says what it holds and how to get it.

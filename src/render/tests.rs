@@ -1015,3 +1015,36 @@ fn a_cut_snapshot_spends_its_budget() {
         assert!(used + 250 >= budget, "{used} of {budget}\n{}", r.text);
     }
 }
+
+#[test]
+fn a_stub_never_hides_what_it_takes_as_long_to_say() {
+    // Each day has a long paragraph and a short one. Cut by the budget, a short one was
+    // written as `- paragraph (folded: 1 text)`, which is as long as "Snacks: an apple".
+    let day = |i: u32| {
+        format!(
+            "<h2>Day {i}</h2><p>Breakfast {i}: {}</p><p><b>Snacks:</b> an apple</p>",
+            "porridge with milk and a sliced banana, ".repeat(4)
+        )
+    };
+    let html = format!(
+        "<main><h1>Menus</h1>{}</main>",
+        (0..30).map(day).collect::<String>()
+    );
+    let r = snapshot_within(&html, 3_000);
+    let breakfasts = r.text.matches("- paragraph: Breakfast").count();
+    assert!(breakfasts >= 5, "{}", r.text);
+    let snacks = r.text.matches("- paragraph: Snacks: an apple").count();
+    assert!(snacks >= breakfasts, "{}", r.text);
+    assert!(r.text.chars().count() <= 3_000);
+    // When every stub unfolds and no line is cut, nothing is left out, and the snapshot
+    // says so, whatever the budget.
+    let small = "<main><h1>Title</h1><p>One two.</p><p>Note: yes</p><p>Three.</p></main>";
+    let mut whole = 0;
+    for chars in (200..=400).step_by(5) {
+        let r = snapshot_within(small, chars);
+        let left_out = r.text.contains("(folded") || r.text.contains('…');
+        assert_eq!(r.stats.truncated, left_out, "at {chars}:\n{}", r.text);
+        whole += usize::from(!left_out);
+    }
+    assert!(whole > 0);
+}
