@@ -58,6 +58,9 @@ const IN_MAIN: u16 = 2048;
 /// of the content does not change, but read as its heading (a profile list as its first
 /// term), as a pane is.
 const AUTHOR_PANE: u16 = 4096;
+/// A forum post's signature by its class or id: the same lines under every post of its
+/// author, never the thread, whatever the cleaning ([`Page::left_out`]).
+const SIGNATURE: u16 = 8192;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -352,6 +355,7 @@ const SHARE_BIT: u8 = 16;
 /// Readability's unlikely `header`, apart: a section's header inside the main landmark is
 /// content (`AttrHints::header_only`).
 const HEADER_BIT: u8 = 32;
+const SIGNATURE_BIT: u8 = 64;
 
 /// Microdata's attribute names, which are not among html5ever's static names: interned once,
 /// as interning `itemprop` for each element the pass asks about was 1 % of a parse-and-read.
@@ -365,13 +369,14 @@ static ITEMTYPE: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemtyp
 static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
     let mut patterns: Vec<&str> = Vec::new();
     let mut bits: Vec<u8> = Vec::new();
-    let lists: [(&[&str], u8); 6] = [
+    let lists: [(&[&str], u8); 7] = [
         (UNLIKELY_HINTS, UNLIKELY_BIT),
         (&["header"], HEADER_BIT),
         (MAYBE_HINTS, MAYBE_BIT),
         (NEGATIVE_HINTS, NEGATIVE_BIT),
         (POSITIVE_HINTS, POSITIVE_BIT),
         (&["share"], SHARE_BIT),
+        (&["signature"], SIGNATURE_BIT),
     ];
     for (list, bit) in lists {
         for &p in list {
@@ -416,6 +421,8 @@ struct AttrHints {
     /// `_getClassWeight`'s part for this attribute: -25, 0 or +25 (both: 0).
     weight: f32,
     share: bool,
+    /// Unlikely, and by `signature` (see [`SIGNATURE`]).
+    signature: bool,
 }
 
 impl AttrHints {
@@ -437,6 +444,7 @@ impl AttrHints {
             maybe: lists & MAYBE_BIT != 0,
             weight,
             share: lists & SHARE_BIT != 0,
+            signature: lists & SIGNATURE_BIT != 0,
         }
     }
 }
@@ -472,6 +480,7 @@ impl<'a> HintCache<'a> {
             maybe: class.maybe || id.maybe,
             weight: class.weight + id.weight,
             share: class.share || id.share,
+            signature: unlikely && (class.signature || id.signature),
         }
     }
 }
@@ -971,6 +980,9 @@ impl<'a> Page<'a> {
                         && !section_header()
                     {
                         self.flags[i] |= UNLIKELY;
+                        if h.signature {
+                            self.flags[i] |= SIGNATURE;
+                        }
                         if self.strict() {
                             self.number_subtree(id, &mut next_order);
                             continue;
@@ -1305,6 +1317,11 @@ impl<'a> Page<'a> {
         if self.labels_a_checkbox(id, el) {
             return true;
         }
+        // Whatever the cleaning: a signature (the relaxed one keeps other unlikely blocks, a
+        // thread's `comment` posts). It still counts when the content is chosen.
+        if self.flags[id.index()] & SIGNATURE != 0 {
+            return true;
+        }
         if self.cleaning == Cleaning::Relaxed {
             return false;
         }
@@ -1499,7 +1516,10 @@ impl<'a> Page<'a> {
                 }
                 NodeData::Element(data) => {
                     let el = dom.element_of(data);
-                    if self.left_out(id, el, figures > 0) {
+                    // (A signature counts here: it is left out of what is read, not of
+                    // what the extractions are compared by.)
+                    let signature = self.flags[id.index()] & SIGNATURE != 0;
+                    if !signature && self.left_out(id, el, figures > 0) {
                         continue;
                     }
                     let figures = figures + usize::from(el.is_html(&local_name!("figure")));

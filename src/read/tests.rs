@@ -1760,3 +1760,44 @@ fn a_drop_downs_options_are_not_read_and_its_block_breaks_the_line() {
         ],
     );
 }
+
+/// A thread whose posts are classed `comment`: the strict extraction drops them as unlikely,
+/// and the relaxed one, which keeps unlikely blocks, reads them. Their signatures are left
+/// out by that extraction too, though they still count when the two are compared.
+#[test]
+fn a_thread_the_relaxed_extraction_reads_has_no_signatures() {
+    let post = |n: u32, author: &str| {
+        format!(
+            "<div class=comment><a href=/u/{author}>{author}</a><p>Post {n}: {PROSE}</p>\
+             <div class=signature>Shooting film since 1998 with a Leica.</div></div>"
+        )
+    };
+    read_thread(
+        "<body><nav><a href=/>Forums</a></nav><div class=comments>",
+        post,
+        "</div></body>",
+        &["Shooting film", "Forums"],
+    );
+    // Short posts with long signatures, above a long footer: counted without their
+    // signatures, the posts kept so little that the page's largest text region, the
+    // footer, was read instead.
+    let signature = "Shooting film since 1998, with the same two lenses, a Leica and a \
+                     Summicron, mostly in Lisbon and in Porto, on Tri-X pushed a stop. "
+        .repeat(3);
+    let post = |n: u32, author: &str| {
+        format!(
+            "<div class=comment><a href=/u/{author}>{author}</a><p>Post {n}: yes, the 35.</p>\
+             <div class=signature>{signature}</div></div>"
+        )
+    };
+    let footer = format!(
+        "<div class=site-info>{}</div>",
+        "<a href=/terms>Shop terms and conditions</a> ".repeat(40)
+    );
+    read_thread(
+        "<body><div class=comments>",
+        post,
+        &format!("</div>{footer}</body>"),
+        &["Shooting film", "Shop terms"],
+    );
+}
