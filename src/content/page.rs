@@ -1518,7 +1518,7 @@ impl<'a> Page<'a> {
                     let el = dom.element_of(data);
                     // (A signature counts here: it is left out of what is read, not of
                     // what the extractions are compared by.)
-                    let signature = self.flags[id.index()] & SIGNATURE != 0;
+                    let signature = self.flags[id.index()] & SIGNATURE != 0 && !self.not_shown(id);
                     if !signature && self.left_out(id, el, figures > 0) {
                         continue;
                     }
