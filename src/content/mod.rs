@@ -53,7 +53,8 @@
 //! rules of [`crate::aria::hidden`] and the page's own sheets), navigation, asides, footers,
 //! dialogs, controls, a checkbox's label (the control's name: a filter's option, a
 //! "Remember me") and a post's signature by its class, whichever extraction won (the
-//! relaxed one keeps other unlikely classes: a thread's `comment` posts). A node the pass did not look at is never read by any path.
+//! relaxed one keeps other unlikely classes: a thread's `comment` posts). A node the pass
+//! did not look at is never read by any path.
 
 mod page;
 mod structured;

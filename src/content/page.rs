@@ -545,10 +545,12 @@ fn push_children(stack: &mut Vec<(NodeId, bool, bool)>, dom: &Dom, id: NodeId, v
 ///   heading, the author's name, above badges and counts
 ///   (`<div itemprop=author><h3>name</h3><dl>Messages: 3…`);
 ///   its item may also be a list item (`<li class=message>`, one per post).
-fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+///
+/// `author_block`: microdata names the element the author (see [`is_author_block`]).
+fn is_item_pane(dom: &Dom, id: NodeId, el: Element<'_>, author_block: bool) -> bool {
     let aside = el.is_html(&local_name!("aside")) && !has_role(el, &["complementary"]);
     let author = !aside
-        && (is_author(el) || is_microdata_person(el, &ITEMTYPE))
+        && author_block
         && is_block(el)
         && dom
             .descendants(id)
@@ -585,6 +587,12 @@ fn has_nearby_sibling(dom: &Dom, item: NodeId, same: impl Fn(Element<'_>) -> boo
             .filter_map(|n| dom.element(n))
             .any(&same)
     })
+}
+
+/// Whether microdata names an element its item's author: `itemprop=author` (or `creator`), or
+/// a `Person` item, which some forum software gives later posts instead.
+fn is_author_block(el: Element<'_>) -> bool {
+    is_author(el) || is_microdata_person(el, &ITEMTYPE)
 }
 
 /// Whether a `<dl>` is a post's profile list: the member's name in its first term and the
@@ -932,9 +940,10 @@ impl<'a> Page<'a> {
                         self.flags[i] |= IN_MAIN;
                     }
                     let boilerplate = is_boilerplate(el);
+                    let author_block = is_author_block(el);
                     if !in_pane
-                        && (boilerplate || is_author(el) || is_microdata_person(el, itemtype))
-                        && is_item_pane(dom, id, el)
+                        && (boilerplate || author_block)
+                        && is_item_pane(dom, id, el, author_block)
                     {
                         if boilerplate {
                             // Looked at (for what is shown) but measured as boilerplate; its

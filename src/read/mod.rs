@@ -26,7 +26,7 @@ mod listing;
 
 use serde::Serialize;
 
-use crate::aria::Index;
+use crate::aria::{roles, Index};
 use crate::parse::{Dom, NodeId};
 use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
@@ -257,26 +257,16 @@ fn shows_nothing(tree: &TreeNode) -> bool {
         n.text.as_deref().is_none_or(str::is_empty)
             && n.name.as_deref().is_none_or(str::is_empty)
             && n.attrs.iter().all(|(name, _)| name == "role")
-            && n.role
-                .as_deref()
-                .is_none_or(|r| EMPTY_SHELL_ROLES.contains(&r))
+            && n.role.as_deref().is_none_or(shell_role)
     })
 }
 
-/// Roles of the empty boxes a page's shell is made of: landmarks and generic groups.
-/// ([WAI-ARIA landmark roles](https://www.w3.org/TR/wai-aria-1.2/#landmark_roles).)
-const EMPTY_SHELL_ROLES: &[&str] = &[
-    "banner",
-    "complementary",
-    "contentinfo",
-    "form",
-    "generic",
-    "group",
-    "main",
-    "navigation",
-    "region",
-    "search",
-];
+/// Roles of the empty boxes a page's shell is made of: landmarks and generic groups. A
+/// dialog or a frame, empty or not, is something the snapshot shows with its ref.
+fn shell_role(role: &str) -> bool {
+    matches!(role, "generic" | "group")
+        || (roles::is_landmark(role) && !matches!(role, "dialog" | "alertdialog" | "iframe"))
+}
 
 /// The first block at or after page position `order`.
 fn block_at(blocks: &[Block], order: u32) -> usize {

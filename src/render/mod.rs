@@ -684,13 +684,8 @@ fn choose(
             }
             let crowded = std::iter::once(i).chain(chain.iter().copied()).any(|x| {
                 let p = flat[x].parent as usize;
-                // (The page itself is no list: its children are never capped, and neither
-                // is the main content, in it or among the parent's other children: a
-                // carousel of 25 teasers beside the article's paragraphs must not cap them.)
-                p != 0
-                    && plan.shown[p]
-                    && !((plan.in_main[p] || plan.in_main[x]) && plan.has_main)
-                    && !plan.prose[x]
+                plan.shown[p]
+                    && sibling_capped(plan, p, x)
                     && class != plan::P_KEY
                     && shown_children[p] as usize >= opts.max_siblings
             });
@@ -797,6 +792,14 @@ fn choose(
     formatted
 }
 
+/// Whether the cap on siblings shown (`max_siblings`) counts `flat[x]` among the children
+/// of `flat[p]`. The page itself is no list: its children are never capped, and neither is
+/// the main content, in it or among the parent's other children (a carousel of 25 teasers
+/// beside the article's paragraphs must not cap them), nor prose.
+fn sibling_capped(plan: &plan::Plan, p: usize, x: usize) -> bool {
+    p != 0 && !((plan.in_main[p] || plan.in_main[x]) && plan.has_main) && !plan.prose[x]
+}
+
 /// After a round of the choice: a run of hidden lines that takes no more characters than
 /// its stub would, with what is left of the budget, is shown instead. `- paragraph
 /// (folded: 1 text)` hid "Snacks:" in more characters than it takes to say it, and told
@@ -834,9 +837,7 @@ fn unfold_short_runs(
         let p = flat[i].parent as usize;
         let j = hidden_run(flat, plan, i, &mut members);
         let crowded = |x: usize| {
-            p != 0
-                && !((plan.in_main[p] || plan.in_main[x]) && plan.has_main)
-                && !plan.prose[x]
+            sibling_capped(plan, p, x)
                 && plan.prio[x] != plan::P_KEY
                 && shown_children[p] as usize + members.len() > opts.max_siblings
         };
@@ -849,18 +850,19 @@ fn unfold_short_runs(
         let mut unfolded = false;
         if eligible {
             let stub = format::stub_line(cx, plan, &members, plan.depth[i] as usize);
-            let room = stub.text.chars().count() + 1;
+            // The stub's room, and what is left of the budget.
+            let limit = stub.text.chars().count() + 1 + (*remaining).max(0) as usize;
             let mut cost = 0;
             let mut shown = Vec::with_capacity(members.len());
             for &m in &members {
                 let line = format::node_line(cx, plan, m, false, None);
                 cost += line.text.chars().count() + 1;
-                if cost > room + (*remaining).max(0) as usize {
+                if cost > limit {
                     break;
                 }
                 shown.push((m, line));
             }
-            if cost <= room + (*remaining).max(0) as usize {
+            if cost <= limit {
                 for (m, line) in shown {
                     plan.shown[m] = true;
                     formatted.insert(m, line);
