@@ -159,15 +159,20 @@ let scoped = (el, re) => {
   return false;
 };
 let tableRole = el => { let t = el.closest('table'); return t ? memo(tables, t, role) : null; };
-// Chromium's data-table heuristic without its stylesheet signals (roles.rs is_layout_table).
+// Chromium's data-table heuristic, with Readability's size rule standing in for its stylesheet
+// signals (roles.rs is_layout_table and has_data_table_size).
+let span = (el, a) => { let v = (attr(el, a) || '').trim(); return /^\+?\d+$/.test(v) && +v > 0 ? Math.min(+v, 1000) : 1; };
 let layoutTable = t => {
   if (val(t, 'summary') || val(t, 'rules') || parseInt(attr(t, 'border'), 10) > 0 || editable(t)) return false;
   if (t.caption || t.tHead || t.tFoot || kid(t, 'col,:scope>colgroup')) return false;
-  let cells = [];
-  for (let r of t.rows) if (r.closest('table') === t) cells.push(...r.cells);
+  let cells = [], rows = [...t.rows].filter(r => r.closest('table') === t);
+  for (let r of rows) cells.push(...r.cells);
   if (cells.length < 2) return true;
   if (t.rows.length >= 20) return false;
-  return !cells.some(c => tag(c) === 'th' || ['headers', 'abbr', 'axis', 'scope'].some(a => val(c, a)) || /border/i.test(attr(c, 'style') || ''));
+  if (cells.some(c => tag(c) === 'th' || ['headers', 'abbr', 'axis', 'scope'].some(a => val(c, a)) || /border/i.test(attr(c, 'style') || ''))) return false;
+  let h = 0, w = 0;
+  for (let r of rows) { h += span(r, 'rowspan'); w = Math.max(w, [...r.cells].reduce((n, c) => n + span(c, 'colspan'), 0)); }
+  return !(h > 1 && w > 1 && (h >= 10 || w > 4 || h * w > 10) && !t.querySelector('table'));
 };
 let SECTIONING = /^(article|aside|main|nav|section)$/;
 let implicitRole = el => {

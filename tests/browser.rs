@@ -663,6 +663,17 @@ const PARITY_FIXTURES: &[(&str, &str)] = &[
          <details><summary>More</summary><p>Hidden</p></details><div onclick=f()>Card</div><span tabindex=0>Focusable</span></main>\
          <footer><a href=/privacy>Privacy</a></footer>",
     ),
+    (
+        // Which tables hold data (roles.rs `is_layout_table`): by their size (twelve cells,
+        // five columns by a colspan) or not (nine cells, one row, a table inside).
+        "tables",
+        "<p>Tools</p><table><tr><td>Editors</td><td>Light</td><td>VS Code</td><td>Free</td></tr>\
+         <tr><td>IDEs</td><td>Full</td><td>IntelliJ</td><td>Paid</td></tr><tr><td>Git</td><td>VCS</td><td>GitHub</td><td>Free</td></tr></table>\
+         <table><tr><td colspan=5>Week</td></tr><tr><td>M</td><td>T</td><td>W</td><td>T</td><td>F</td></tr></table>\
+         <table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr><tr><td>g</td><td>h</td><td>i</td></tr></table>\
+         <table><tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td><td>6</td></tr></table>\
+         <table><tr><td><table><tr><td>x</td></tr></table></td><td>b</td><td>c</td><td>d</td><td>e</td></tr><tr><td>f</td><td>g</td><td>h</td><td>i</td><td>j</td></tr></table>",
+    ),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -684,8 +695,31 @@ async fn live_tree_matches_the_offline_tree_on_static_fixtures() {
             forms_of(&offline.tree().tree),
             "fixture {name}"
         );
+        assert_eq!(
+            table_roles_of(&live.tree),
+            table_roles_of(&offline.tree().tree),
+            "fixture {name}"
+        );
     }
     chrome.close().await;
+}
+
+/// The role of each table and row node, in document order: both producers must tell a data
+/// table from a layout table alike, or the renderer writes rows on one side and loose cells on
+/// the other.
+fn table_roles_of(tree: &TreeNode) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        if n.tag == "table" || n.tag == "tr" {
+            out.push((
+                n.tag.to_string(),
+                n.role.as_deref().unwrap_or("").to_string(),
+            ));
+        }
+        stack.extend(n.children.iter().rev());
+    }
+    out
 }
 
 /// Each `<form>` node: its role and what its children are (role, or tag for a text run and

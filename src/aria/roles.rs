@@ -633,7 +633,13 @@ fn within_presentational_table(
 /// 3. 20 or more rows: data;
 /// 4. a header cell, header attributes (`headers`, `abbr`, `axis`, `scope`) or an inline
 ///    cell border: data;
-/// 5. otherwise layout (Chromium would still look at stylesheet borders and colours).
+/// 5. Chromium would then look at the cells' borders and colours in the stylesheets, which
+///    this path mostly cannot see (they are in linked files). Readability's `_markDataTables`
+///    size rule stands in for them: a table holding no table, of more than one row and one
+///    column, with ten rows, five columns or more than ten cells, is data. An article's table
+///    of tools, prices or dates is drawn with rules, and Chromium calls it data; a page laid
+///    out in a 2 × 2 grid is not.
+/// 6. otherwise layout.
 pub fn is_layout_table(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     let non_empty = |e: Element<'_>, a: &LocalName| e.attr(a).is_some_and(|v| !v.trim().is_empty());
     let bordered = el.attr(&local_name!("border")).is_some_and(|b| {
@@ -694,7 +700,44 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
             || c.attr(&local_name!("style"))
                 .is_some_and(|s| s.to_ascii_lowercase().contains("border"))
     };
-    !cells.iter().any(data_cell)
+    if cells.iter().any(data_cell) {
+        return false;
+    }
+    !has_data_table_size(dom, id, &rows)
+}
+
+/// Readability's `_markDataTables` size rule (step 5 of [`is_layout_table`]) on a table's own
+/// `rows`: no nested table, more than one row and column, and ten rows, five columns or more
+/// than ten cells. Rows count their `rowspan` and columns their cells' `colspan`, as
+/// Readability's `_getRowAndColumnCount` does.
+fn has_data_table_size(dom: &Dom, id: NodeId, rows: &[NodeId]) -> bool {
+    let span = |el: Element<'_>, attr: &LocalName| {
+        el.attr(attr)
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .map_or(1, |n| n.min(1_000))
+    };
+    let (mut height, mut width) = (0usize, 0usize);
+    for &tr in rows {
+        let Some(row) = dom.element(tr) else {
+            continue;
+        };
+        height = height.saturating_add(span(row, &local_name!("rowspan")));
+        let cells = dom
+            .children(tr)
+            .filter_map(|c| dom.element(c))
+            .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
+            .map(|c| span(c, &local_name!("colspan")))
+            .fold(0usize, usize::saturating_add);
+        width = width.max(cells);
+    }
+    height > 1
+        && width > 1
+        && (height >= 10 || width > 4 || height.saturating_mul(width) > 10)
+        && !dom.descendants(id).any(|d| {
+            dom.element(d)
+                .is_some_and(|e| e.is_html(&local_name!("table")))
+        })
 }
 
 const SECTIONING_FOR_HEADER: [LocalName; 5] = [
@@ -906,6 +949,32 @@ mod tests {
         );
         assert_eq!(
             role_of("<table border=1><tr><td data-t>a<td>b</table>"),
+            Some("cell")
+        );
+        // Readability's size rule in place of the stylesheet borders: twelve cells, ten rows
+        // or five columns (a colspan counts) hold data; nine cells, one row, or a table
+        // inside do not.
+        let grid = |rows: usize, cols: usize, inner: &str| {
+            let row = |r: usize| {
+                let cells: String = (0..cols)
+                    .map(|c| match (r, c) {
+                        (0, 0) => format!("<td data-t>{inner}"),
+                        _ => "<td>x".to_string(),
+                    })
+                    .collect();
+                format!("<tr>{cells}")
+            };
+            format!("<table>{}</table>", (0..rows).map(row).collect::<String>())
+        };
+        assert_eq!(role_of(&grid(3, 4, "a")), Some("cell"));
+        assert_eq!(role_of(&grid(10, 2, "a")), Some("cell"));
+        assert_eq!(role_of(&grid(2, 5, "a")), Some("cell"));
+        assert_eq!(role_of(&grid(3, 3, "a")), None);
+        assert_eq!(role_of(&grid(1, 12, "a")), None);
+        assert_eq!(role_of(&grid(12, 1, "a")), None);
+        assert_eq!(role_of(&grid(3, 4, "<table><tr><td>a</table>")), None);
+        assert_eq!(
+            role_of("<table><tr><td data-t colspan=5>a<tr><td>b<td>c</table>"),
             Some("cell")
         );
         assert_eq!(

@@ -86,7 +86,8 @@ pub(crate) struct Agg {
     time_text: u32,
     /// `<table>` elements inside (not counting the element itself).
     pub tables: u32,
-    /// Data tables ([`Page::is_data_table`]), the element itself included.
+    /// Data tables (not [`Index::is_layout_table`]: Chromium's rules with Readability's size
+    /// rule), the element itself included.
     data_tables: u32,
     /// Text of inline content directly inside the element (not in a block child).
     own_text: u32,
@@ -510,13 +511,6 @@ fn may_be_unlikely(el: Element<'_>) -> bool {
 }
 
 /// A `rowspan` or `colspan` as Readability counts it: the number, or 1.
-fn span(el: Element<'_>, attr: &LocalName) -> usize {
-    el.attr(attr)
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .map_or(1, |n| n.min(1_000))
-}
-
 /// The first class of an element, which names the kind of block it is (later ones mark this
 /// one: the first post's `uix_threadAuthor`, a card `has-image`).
 fn first_class(el: Element<'_>) -> Option<&str> {
@@ -1082,7 +1076,7 @@ impl<'a> Page<'a> {
                 local_name!("time") => a.time_text = a.text,
                 _ => {}
             }
-            if *el.local() == local_name!("table") && self.is_data_table(id, &a) {
+            if *el.local() == local_name!("table") && !self.index.is_layout_table(id) {
                 a.data_tables += 1;
             }
             if let Some(level) = heading_level(el) {
@@ -1346,38 +1340,7 @@ impl<'a> Page<'a> {
         conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)
     }
 
-    /// Whether a table holds data, for the cleaning: Chromium's layout-table rules say so
-    /// (`th`, a caption, `thead`…), or Readability's `_markDataTables` does by its size, a
-    /// table without nested tables of ten rows or more, more than four columns, or more than
-    /// ten cells (not one row or one column). A recipe's ingredients laid out in `td`s with
-    /// `h4` headings is data; a page laid out in a 2 × 2 grid is not. `a` is the table's
-    /// measure.
-    fn is_data_table(&self, id: NodeId, a: &Agg) -> bool {
-        if !self.index.is_layout_table(id) {
-            return true;
-        }
-        if a.tables > 0 {
-            return false;
-        }
-        let dom = self.dom;
-        let (mut rows, mut columns) = (0usize, 0usize);
-        for tr in dom.descendants(id) {
-            let Some(row) = dom.element(tr).filter(|e| e.is_html(&local_name!("tr"))) else {
-                continue;
-            };
-            rows = rows.saturating_add(span(row, &local_name!("rowspan")));
-            let cells = dom
-                .children(tr)
-                .filter_map(|c| dom.element(c))
-                .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
-                .map(|c| span(c, &local_name!("colspan")))
-                .fold(0usize, usize::saturating_add);
-            columns = columns.max(cells);
-        }
-        rows > 1 && columns > 1 && (rows >= 10 || columns > 4 || rows.saturating_mul(columns) > 10)
-    }
-
-    /// Whether a table reads as rows of cells: a data table ([`Page::is_data_table`]) that
+    /// Whether a table reads as rows of cells: a data table (not a layout table) that
     /// holds no table. A table of tables is laid out with tables, whatever its size.
     pub(crate) fn reads_as_table(&self, id: NodeId) -> bool {
         let a = &self.agg[id.index()];

@@ -810,6 +810,26 @@ fn a_small_table_reads_with_its_text() {
     );
 }
 
+/// An article's table of tools drawn in `td`s alone (no `th`: its rules are in a linked
+/// stylesheet this path cannot see) shows as rows, each cell with its row, as `read` reads
+/// it: not as loose texts whose row a model must guess.
+#[test]
+fn a_table_of_td_cells_shows_as_rows() {
+    let row = |i: u32| {
+        format!("<tr><td>Tool {i}</td><td>What tool {i} does.</td><td>Example {i}</td></tr>")
+    };
+    let html = format!(
+        "<main><h1>Tools</h1><p>The table below lists the tools.</p><table>{}</table></main>",
+        (0..6).map(row).collect::<String>()
+    );
+    let r = snapshot_within(&html, 3_000);
+    assert_shows(
+        &r.text,
+        "each row is one line",
+        (0..6).map(|i| format!("row: Tool {i} | What tool {i} does. | Example {i}")),
+    );
+}
+
 /// A short code sample between two paragraphs reads with them, in document order, though an
 /// empty `<p>` (which makes no line) sits between it and the paragraph after it: not after
 /// every paragraph, as the rest of the page would.
