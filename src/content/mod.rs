@@ -12,6 +12,7 @@
 //!   page's prose (one post of a thread, one section of a service page, the intro of a
 //!   product are parts of the content, not the content), or to the body when the page's
 //!   text is spread over the body's children (a landing page's sections side by side);
+//!   a data table's body or row grows to its table, whose head names the columns;
 //! - **the headline's block**: the block holding the page's `h1`, before the content and outside
 //!   it, joins it first when it holds a lead's worth of prose (a story above the comments that
 //!   outweigh it, a landing page's hero above its sections);

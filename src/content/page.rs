@@ -1672,6 +1672,9 @@ impl<'a> Page<'a> {
             }
             up = self.parent_element(p);
         }
+        if let Some(table) = self.table_of_rows(best) {
+            best = table;
+        }
         if let Some(run) = self.post_run(best) {
             best = run;
         }
@@ -1717,6 +1720,27 @@ impl<'a> Page<'a> {
             && structured::precedes(self.dom, block, first)
             && self.kept_chars(&[block]) >= LEAD_PROSE as usize)
             .then_some(block)
+    }
+
+    /// The data table whose body or row the top candidate is: the rows score (their cells
+    /// are the paragraphs), but a table's body is not the table. Its head names the columns
+    /// and its rows read as rows only from the table (a comparison of cloud services read as
+    /// loose cells, without "Service category | Service type | …").
+    fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
+        let el = self.dom.element(top)?;
+        if !(el.is_html(&local_name!("tbody"))
+            || el.is_html(&local_name!("thead"))
+            || el.is_html(&local_name!("tfoot"))
+            || el.is_html(&local_name!("tr")))
+        {
+            return None;
+        }
+        let (table, _) = self
+            .dom
+            .ancestors(top)
+            .take(2)
+            .find(|(_, e)| e.is_html(&local_name!("table")))?;
+        (!self.index.is_layout_table(table)).then_some(table)
     }
 
     /// The parent of the run of posts the content is one of: the top candidate, or an

@@ -243,6 +243,37 @@ fn a_data_table_in_a_negative_wrapper_is_read() {
     );
 }
 
+/// A page that is one big comparison table: its rows score (their cells are the
+/// paragraphs), and the best of them is the table's body. The read is the table, its head
+/// first, each row one line of cells: not the body's cells one per line without the column
+/// names.
+#[test]
+fn a_table_whose_body_scores_reads_with_its_head() {
+    let rows: String = (1..=30)
+        .map(|n| {
+            format!(
+                "<tr><td>Category {n}</td><td><a href=/p{n}>Product {n}</a></td>\
+                 <td>What product {n} does, in a sentence of its own, with commas, and more.</td>\
+                 <td>Offer {n}</td></tr>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<main><h1>Compare services</h1><div><input placeholder=Filter><table><thead><tr>\
+         <th>Service category</th><th>Product</th><th>Description</th><th>Other offering</th>\
+         </tr></thead><tbody class=list>{rows}</tbody></table></div></main>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "| Service category | Product | Description | Other offering |",
+            "| Category 1 | [Product 1](",
+            "| Category 30 |",
+        ],
+    );
+}
+
 /// A strict extraction of a few thousand characters gives way to the relaxed one when that
 /// keeps five times as much: a product whose name and feature bullets sit in a block the
 /// class rules take, and whose specification table is all the strict extraction keeps.
