@@ -711,6 +711,7 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
 /// than ten cells. Rows count their `rowspan` and columns their cells' `colspan`, as
 /// Readability's `_getRowAndColumnCount` does.
 fn has_data_table_size(dom: &Dom, id: NodeId, rows: &[NodeId]) -> bool {
+    // A `rowspan` or `colspan` as Readability counts it: the number, or 1.
     let span = |el: Element<'_>, attr: &LocalName| {
         el.attr(attr)
             .and_then(|v| v.trim().parse::<usize>().ok())

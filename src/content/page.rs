@@ -510,7 +510,6 @@ fn may_be_unlikely(el: Element<'_>) -> bool {
         ))
 }
 
-/// A `rowspan` or `colspan` as Readability counts it: the number, or 1.
 /// The first class of an element, which names the kind of block it is (later ones mark this
 /// one: the first post's `uix_threadAuthor`, a card `has-image`).
 fn first_class(el: Element<'_>) -> Option<&str> {
