@@ -675,12 +675,7 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
             }
         }
     }
-    let cells: Vec<Element<'_>> = rows
-        .iter()
-        .flat_map(|&r| dom.children(r))
-        .filter_map(|c| dom.element(c))
-        .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
-        .collect();
+    let cells: Vec<Element<'_>> = rows.iter().flat_map(|&r| row_cells(dom, r)).collect();
     if cells.len() <= 1 {
         return true;
     }
@@ -706,6 +701,13 @@ pub fn is_layout_table(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     !has_data_table_size(dom, id, &rows)
 }
 
+/// A table row's cells: its `td` and `th` children.
+fn row_cells(dom: &Dom, tr: NodeId) -> impl Iterator<Item = Element<'_>> {
+    dom.children(tr)
+        .filter_map(|c| dom.element(c))
+        .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
+}
+
 /// Readability's `_markDataTables` size rule (step 5 of [`is_layout_table`]) on a table's own
 /// `rows`: no nested table, more than one row and column, and ten rows, five columns or more
 /// than ten cells. Rows count their `rowspan` and columns their cells' `colspan`, as
@@ -724,10 +726,7 @@ fn has_data_table_size(dom: &Dom, id: NodeId, rows: &[NodeId]) -> bool {
             continue;
         };
         height = height.saturating_add(span(row, &local_name!("rowspan")));
-        let cells = dom
-            .children(tr)
-            .filter_map(|c| dom.element(c))
-            .filter(|c| c.is_html(&local_name!("td")) || c.is_html(&local_name!("th")))
+        let cells = row_cells(dom, tr)
             .map(|c| span(c, &local_name!("colspan")))
             .fold(0usize, usize::saturating_add);
         width = width.max(cells);

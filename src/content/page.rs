@@ -1727,11 +1727,11 @@ impl<'a> Page<'a> {
     /// loose cells, without "Service category | Service type | …").
     fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
         let el = self.dom.element(top)?;
-        if !(el.is_html(&local_name!("tbody"))
-            || el.is_html(&local_name!("thead"))
-            || el.is_html(&local_name!("tfoot"))
-            || el.is_html(&local_name!("tr")))
-        {
+        let rows = matches!(
+            *el.local(),
+            local_name!("tbody") | local_name!("thead") | local_name!("tfoot") | local_name!("tr")
+        );
+        if !(rows && el.in_html_ns()) {
             return None;
         }
         let (table, _) = self
