@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use agent_snapshot::style::{StyleOptions, Viewport};
 use agent_snapshot::{
-    query, render, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions,
+    query, render, Document, Format, QueryKind, ReadOptions, RenderOptions, TreeOptions, View,
 };
 
 #[derive(Parser)]
@@ -79,6 +79,18 @@ struct TreeArgs {
     /// The screen size the page's @media rules are evaluated for.
     #[arg(long, value_name = "WxH", default_value = "1280x800", value_parser = parse_viewport)]
     viewport: (u32, u32),
+    /// Read the page as a browser with scripts (scripted) or without them (noscript: its
+    /// <noscript> content shows). auto: the scripted view, unless the no-script one has far
+    /// more content (the header then says view=noscript).
+    #[arg(long, value_enum, default_value = "auto")]
+    view: ViewArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ViewArg {
+    Auto,
+    Scripted,
+    Noscript,
 }
 
 /// `1280x800` → (1280, 800).
@@ -105,6 +117,11 @@ impl TreeArgs {
                     height,
                     ..Viewport::default()
                 },
+            },
+            view: match self.view {
+                ViewArg::Auto => None,
+                ViewArg::Scripted => Some(View::Scripted),
+                ViewArg::Noscript => Some(View::NoScript),
             },
             ..TreeOptions::default()
         }

@@ -6,7 +6,7 @@ use crate::aria::Index;
 use crate::content::MainContent;
 use crate::error::Error;
 use crate::parse::encoding::{self, EncodingSource};
-use crate::parse::{Dom, NodeId};
+use crate::parse::{Dom, NodeId, View};
 use crate::read::{ReadError, ReadOptions, ReadResult};
 use crate::render::{render, render_scope, scope_ref, RenderOptions, ScopeError, SnapshotResult};
 use crate::style::Styles;
@@ -47,7 +47,7 @@ impl Document {
     /// Parses decoded text. Never fails: every string is some HTML document.
     pub fn parse(html: &str, opts: &TreeOptions) -> Document {
         Document::build(
-            Dom::parse_with(html, opts.threads),
+            Viewed::of(html, opts),
             opts,
             encoding_rs::UTF_8,
             EncodingSource::Forced,
@@ -92,26 +92,26 @@ impl Document {
                     .into(),
             ));
         }
-        let (dom, encoding, source, had_errors) = {
+        let (viewed, encoding, source, had_errors) = {
             let decoded = encoding::decode(&bytes, forced);
-            let dom = Dom::parse_with(&decoded.text, opts.threads);
-            (dom, decoded.encoding, decoded.source, decoded.had_errors)
+            let viewed = Viewed::of(&decoded.text, opts);
+            (viewed, decoded.encoding, decoded.source, decoded.had_errors)
         };
         // The arena holds its own copy of everything it needs from here on.
         drop(bytes);
-        Ok(Document::build(dom, opts, encoding, source, had_errors))
+        Ok(Document::build(viewed, opts, encoding, source, had_errors))
     }
 
     fn build(
-        dom: Dom,
+        viewed: Viewed,
         opts: &TreeOptions,
         encoding: &'static encoding_rs::Encoding,
         encoding_source: EncodingSource,
         decode_errors: bool,
     ) -> Document {
-        let index = Index::with_styles(&dom, Styles::build(&dom, &opts.style));
-        let main = crate::content::find(&dom, &index);
-        let walked = walk_marking_main(&dom, &index, opts, &main.membership(&dom));
+        let Viewed { dom, index, main } = viewed;
+        let mut walked = walk_marking_main(&dom, &index, opts, &main.membership(&dom));
+        walked.tree.data = crate::content::data_line(&dom);
         Document {
             dom,
             index,
@@ -314,6 +314,45 @@ impl Document {
             &self.main,
             opts,
         )
+    }
+}
+
+/// A page parsed in one [`View`], with what the view is chosen by: its styles and roles,
+/// and its main content.
+struct Viewed {
+    dom: Dom,
+    index: Index,
+    main: MainContent,
+}
+
+impl Viewed {
+    /// The page as a browser running its scripts shows it, or, when that shows no main
+    /// content or far less than the `<noscript>` elements hold, as a browser running none
+    /// shows it (`content::no_script_view_wins`). The second parse happens only on pages
+    /// whose `<noscript>` holds enough text to win.
+    fn of(html: &str, opts: &TreeOptions) -> Viewed {
+        if let Some(view) = opts.view {
+            return Viewed::parse(html, opts, view);
+        }
+        let scripted = Viewed::parse(html, opts, View::Scripted);
+        if !crate::content::no_script_view_may_win(&scripted.main, scripted.dom.noscript_chars()) {
+            return scripted;
+        }
+        let no_script = Viewed::parse(html, opts, View::NoScript);
+        if crate::content::no_script_view_wins(&scripted.main, &no_script.main) {
+            no_script
+        } else {
+            scripted
+        }
+    }
+
+    fn parse(html: &str, opts: &TreeOptions, view: View) -> Viewed {
+        let dom = Dom::parse_view(html, opts.threads, view);
+        let mut style = opts.style.clone();
+        style.viewport.no_script = view == View::NoScript;
+        let index = Index::with_styles(&dom, Styles::build(&dom, &style));
+        let main = crate::content::find(&dom, &index);
+        Viewed { dom, index, main }
     }
 }
 

@@ -91,5 +91,5 @@ pub use render::{
     render, render_scope, Format, NodeRef, RefMap, RenderOptions, RenderStats, ScopeError,
     SnapshotResult, TruncateReason,
 };
-pub use tree::{Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats};
+pub use tree::{Attrs, NodeTree, Ref, State, States, TreeNode, TreeStats, View};
 pub use walk::TreeOptions;

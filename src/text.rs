@@ -263,6 +263,24 @@ pub fn word_head(s: &str, max: usize) -> &str {
     }
 }
 
+/// Text as the value of a bracketed attribute (`[title=…]`, `[brand=…]`): brackets become
+/// parentheses, so the attribute stays one, and control characters spaces, so it stays on
+/// its line.
+///
+/// ```
+/// assert_eq!(agent_snapshot::text::bracket_safe("a [b]\nc"), "a (b) c");
+/// ```
+pub fn bracket_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
+}
+
 /// [`truncate_chars`], then the ellipsis appended when the text was cut.
 pub fn truncate_with_ellipsis(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match truncate_chars(s, max) {

@@ -17,6 +17,8 @@ use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub use crate::parse::View;
+
 /// The schema version this crate writes and reads.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -37,6 +39,16 @@ pub struct NodeTree {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The browser the page was read as: absent for the scripted view (every live page and
+    /// most offline ones), `"noscript"` when an offline page showed its content only without
+    /// scripts ([`View`]); the outputs' headers say so.
+    #[serde(default, skip_serializing_if = "View::is_scripted")]
+    pub view: View,
+    /// The page's own data as one labelled line (`[data] type=Product price=129.00 EUR …`,
+    /// at most 300 characters): what its structured data states of the thing it is about;
+    /// the outputs print it under their header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
     pub tree: TreeNode,
     #[serde(default)]
     pub stats: TreeStats,
@@ -580,6 +592,8 @@ mod tests {
             version: SCHEMA_VERSION,
             url: Some("https://example.com/".into()),
             title: None,
+            view: View::Scripted,
+            data: None,
             tree: TreeNode {
                 tag: "body".into(),
                 children: vec![TreeNode {

@@ -21,7 +21,7 @@ use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
 use crate::aria::Index;
 use crate::content::Member;
-use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId, Threads};
+use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId, Threads, View};
 use crate::style::{ElementStyle, StyleOptions, Styles};
 use crate::text::{normalize, truncate_with_ellipsis, TextBuf, TextTransform};
 use crate::tree::{
@@ -66,6 +66,9 @@ pub struct TreeOptions {
     pub threads: Threads,
     /// The page's own style sheets: whether they count, and the viewport for `@media`.
     pub style: StyleOptions,
+    /// The browser the page is read as ([`View`]): `None` reads the scripted view, unless it
+    /// has no main content or far less than the no-script view; `Some` forces one.
+    pub view: Option<View>,
 }
 
 impl Default for TreeOptions {
@@ -80,6 +83,7 @@ impl Default for TreeOptions {
             encoding: None,
             threads: Threads::Auto,
             style: StyleOptions::default(),
+            view: None,
         }
     }
 }
@@ -394,6 +398,8 @@ fn walk_split(
             version: SCHEMA_VERSION,
             url: opts.url.clone().or_else(|| document_url(dom)),
             title: document_title(dom),
+            view: dom.view(),
+            data: None,
             tree,
             stats,
         },

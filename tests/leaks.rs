@@ -1,11 +1,14 @@
 //! Text no person sees never reaches the model, whatever path it takes: over every shared page
-//! (`../shared/corpus`, `reading`, `web2025`; skipped when absent) and the repo's corpus, no
-//! piece of a `<script>`'s source, a `<style>` sheet or a JSON-LD block appears in `read`
-//! (budgeted and not), nor in the snapshot as text, JSON or list.
+//! (`../shared/corpus`, `reading`, `web2025`, `trafeval`; skipped when absent) and the repo's
+//! corpus, no piece of a `<script>`'s source, a `<style>` sheet or a JSON-LD block appears in
+//! `read` (budgeted and not), nor in the snapshot as text, JSON or list; nor, on a page read in
+//! its scripted view (one that shows its content with scripts), any piece of its `<noscript>`
+//! text: the fallbacks for browsers without scripts ("enable JavaScript", tracking pixels,
+//! images shown already) are not what a person with scripts sees.
 //!
-//! A piece is 48 characters of the element's text that hold code (`{`, `;`, `=` or `":`) and
-//! appear nowhere else in the page's markup: a documentation page that shows, in a `<pre>`,
-//! the code its own script runs is not a leak.
+//! A piece is 48 characters of the element's text that appear nowhere else in the page's
+//! markup (a documentation page that shows, in a `<pre>`, the code its own script runs is not
+//! a leak); a script's or sheet's piece holds code (`{`, `;`, `=` or `":`).
 
 mod common;
 
@@ -56,12 +59,33 @@ fn shared(dir: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Pieces of the page's never-shown text: script source, style sheets, JSON-LD.
+/// `<noscript>` raw text as a browser without scripts would show it: its tags as spaces.
+fn strip_tags(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut in_tag = false;
+    for c in raw.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Pieces of the page's never-shown text: script source, style sheets, JSON-LD, and the
+/// `<noscript>` text of a page read in its scripted view.
 fn never_shown(doc: &Document, html: &str) -> Vec<String> {
     let dom = doc.dom();
+    let scripted = doc.tree().view.is_scripted();
     let mut pieces = Vec::new();
     for (id, el) in dom.elements() {
-        if !(el.is_html(&local_name!("script")) || el.is_html(&local_name!("style"))) {
+        let noscript = scripted && el.is_html(&local_name!("noscript"));
+        if !(noscript || el.is_html(&local_name!("script")) || el.is_html(&local_name!("style"))) {
             continue;
         }
         let mut text = String::new();
@@ -69,6 +93,9 @@ fn never_shown(doc: &Document, html: &str) -> Vec<String> {
             if let NodeData::Text(t) = &dom.node(c).data {
                 text.push_str(dom.str(*t));
             }
+        }
+        if noscript {
+            text = strip_tags(&text);
         }
         // Compare as the outputs write text: whitespace runs as one space.
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -79,7 +106,7 @@ fn never_shown(doc: &Document, html: &str) -> Vec<String> {
         let step = (chars.len() / PIECES_PER_ELEMENT).max(PIECE);
         for start in (0..=chars.len() - PIECE).step_by(step) {
             let piece: String = chars[start..start + PIECE].iter().collect();
-            let code = piece.contains(['{', ';', '=']) || piece.contains("\":");
+            let code = noscript || piece.contains(['{', ';', '=']) || piece.contains("\":");
             // Once in the markup: only inside this element (raw text is not escaped there).
             if code && html.matches(piece.as_str()).nth(1).is_none() && html.contains(&piece) {
                 pieces.push(piece);
@@ -115,9 +142,9 @@ fn squash(s: &str) -> String {
 }
 
 #[test]
-fn script_style_and_json_ld_never_reach_any_output() {
+fn script_style_json_ld_and_noscript_never_reach_any_output() {
     let mut pages = common::repo_pages();
-    for dir in ["corpus", "reading/pages", "web2025/pages"] {
+    for dir in ["corpus", "reading/pages", "web2025/pages", "trafeval/pages"] {
         pages.extend(shared(dir));
     }
     let mut checked = 0usize;
@@ -175,7 +202,7 @@ fn script_style_and_json_ld_never_reach_any_output() {
         leaks.join("\n")
     );
     eprintln!(
-        "{} pages, {checked} pieces of script, style and JSON-LD: none shown",
+        "{} pages, {checked} pieces of script, style, JSON-LD and noscript: none shown",
         pages.len()
     );
     assert!(

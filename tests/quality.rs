@@ -20,12 +20,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 const WEB2025_READ_F1: &[(&str, f64)] = &[
     ("article", 0.93),
     ("documentation", 0.78),
-    ("service", 0.73),
-    ("forum", 0.60),
+    ("service", 0.74),
+    ("forum", 0.70),
     ("listing", 0.66),
     ("product", 0.52),
     ("collection", 0.46),
-    ("ALL", 0.77),
+    ("ALL", 0.78),
 ];
 
 /// The folder of a shared set, or `None` (with a note) when it or `python3` is absent.
@@ -97,18 +97,18 @@ fn web2025_floors() {
         );
     }
     let all = &read["ALL"];
-    assert!(num(all, "empty") <= 28.0, "empty reads: {all}");
+    assert!(num(all, "empty") <= 19.0, "empty reads: {all}");
     assert!(num(all, "without_found") <= 0.08, "boilerplate read: {all}");
     let budgeted = &score(&dir, "read {page}")["ALL"];
     assert!(
-        num(budgeted, "with_found") >= 0.74,
+        num(budgeted, "with_found") >= 0.76,
         "read at 12 000 characters: {budgeted}"
     );
     let snapshot = &score(&dir, "snapshot {page}")["ALL"];
     assert_eq!(num(snapshot, "failed"), 0.0, "{snapshot}");
-    assert!(num(snapshot, "f1") >= 0.64, "snapshot F1: {snapshot}");
+    assert!(num(snapshot, "f1") >= 0.65, "snapshot F1: {snapshot}");
     assert!(
-        num(snapshot, "with_found") >= 0.73,
+        num(snapshot, "with_found") >= 0.75,
         "snapshot `with`: {snapshot}"
     );
 }

@@ -19,7 +19,7 @@
 
 use html5ever::local_name;
 
-use crate::parse::{Dom, Element, NodeData, NodeId};
+use crate::parse::{Dom, Element, NodeData, NodeId, View};
 use crate::style::{ElementStyle, Styles};
 
 /// Why a subtree is hidden.
@@ -67,8 +67,10 @@ fn never_rendered(el: Element<'_>) -> bool {
             el.in_svg_ns()
                 && matches!(*el.local(), local_name!("title") | local_name!("desc"))
         }
+        // A browser that runs scripts never renders `<noscript>`; one that runs none shows
+        // its content (https://html.spec.whatwg.org/#the-noscript-element).
+        local_name!("noscript") => el.view() == View::Scripted,
         local_name!("head")
-        | local_name!("noscript")
         | local_name!("datalist")
         | local_name!("title")
         | local_name!("meta")

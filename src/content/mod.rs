@@ -57,9 +57,11 @@
 //! relaxed one keeps other unlikely classes: a thread's `comment` posts). A node the pass
 //! did not look at is never read by any path.
 
+mod facts;
 mod page;
 mod structured;
 
+pub(crate) use facts::{data_line, declared_text};
 use page::is_main_landmark;
 pub(crate) use page::{heading_level, is_block, Page};
 
@@ -81,6 +83,9 @@ pub(crate) struct MainContent {
     /// post's signature, a share bar, a related-posts box), in document order; empty for
     /// the relaxed cleaning, which leaves out only hidden text and boilerplate.
     pub left_out: Vec<NodeId>,
+    /// Characters of shown text the content keeps, as the extraction that chose it
+    /// measured them: what two views of a page are compared by ([`no_script_view_wins`]).
+    pub kept: usize,
 }
 
 /// What a read of the main content leaves out of its subtree, beyond hidden text and
@@ -113,12 +118,13 @@ pub(crate) enum Member {
 impl MainContent {
     /// Content read as it stands (a run of cards, a product block, the largest text
     /// region): only hidden text and boilerplate go, so nothing is left out by class.
-    fn relaxed(top: NodeId, parts: Vec<NodeId>) -> MainContent {
+    fn relaxed(top: NodeId, parts: Vec<NodeId>, kept: usize) -> MainContent {
         MainContent {
             cleaning: Cleaning::Relaxed,
             top: Some(top),
             parts,
             left_out: Vec::new(),
+            kept,
         }
     }
 
@@ -178,6 +184,34 @@ fn relaxed_factor(kept: usize) -> usize {
     }
 }
 
+/// Characters the no-script view's content must keep to be read instead of the scripted
+/// view's: more than a "please enable JavaScript" line or a crawler's stub, about a short
+/// post's worth.
+const NO_SCRIPT_MIN: usize = 250;
+
+/// How many times the scripted view's content the no-script view's must keep: "far less"
+/// in the ruling's words, so that a page showing its content with scripts keeps that view
+/// and its `<noscript>` fallbacks (images shown already, tracking pixels, tag-manager frames)
+/// are never read.
+const NO_SCRIPT_FACTOR: usize = 3;
+
+/// Whether a page whose scripted view's content is `scripted`, and whose `<noscript>`
+/// elements hold about `noscript_chars` characters ([`Dom::noscript_chars`]), is worth
+/// parsing again in the no-script view: only when that view could win
+/// ([`no_script_view_wins`]).
+pub(crate) fn no_script_view_may_win(scripted: &MainContent, noscript_chars: usize) -> bool {
+    noscript_chars >= NO_SCRIPT_MIN && noscript_chars >= (NO_SCRIPT_FACTOR - 1) * scripted.kept
+}
+
+/// Whether the no-script view of a page is read instead of its scripted view: when the
+/// scripted view has no main content or far less than the no-script view (forum software
+/// serves the thread in `<noscript>` and an empty shell to browsers with scripts). Never
+/// both views mixed: the no-script view is the whole page as a browser without scripts
+/// shows it.
+pub(crate) fn no_script_view_wins(scripted: &MainContent, no_script: &MainContent) -> bool {
+    no_script.kept >= NO_SCRIPT_MIN && no_script.kept > NO_SCRIPT_FACTOR * scripted.kept
+}
+
 /// Finds the main content of a parsed page. A run of cards holding more than twice the text
 /// of the prose extraction is the content instead (a category page's products, a listing's
 /// results: link-heavy, so Readability's scoring and cleaning pass them by and pick the
@@ -218,8 +252,10 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         region: product,
         by_control,
     } = found;
+    // The product holds at least what was chosen: its measure stands for both.
+    let kept = chosen.kept;
     let Some(top) = chosen.top else {
-        return MainContent::relaxed(product, vec![product]);
+        return MainContent::relaxed(product, vec![product], kept);
     };
     if chosen.parts.iter().any(|&p| dom.holds(p, product)) {
         return chosen;
@@ -230,7 +266,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
         // price and availability first, as a person sees the page. A structured-data region
         // is the name and description already: a choice inside it stays.
         if by_control && product != top {
-            return MainContent::relaxed(product, vec![product]);
+            return MainContent::relaxed(product, vec![product], kept);
         }
         return chosen;
     }
@@ -253,7 +289,7 @@ fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
     };
     // The product region is read as it stands: its specifications are link-dense and
     // image-dense, which the strict cleaning takes.
-    MainContent::relaxed(both.unwrap_or(product), parts)
+    MainContent::relaxed(both.unwrap_or(product), parts, kept)
 }
 
 /// The prose extraction, the relaxed one, the cards and the largest text region compared.
@@ -267,7 +303,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
     let listing = |kept: usize| {
         cards
             .filter(|&(_, text)| text as usize > 2 * kept)
-            .map(|(parent, _)| MainContent::relaxed(parent, vec![parent]))
+            .map(|(parent, text)| MainContent::relaxed(parent, vec![parent], text as usize))
     };
     if kept >= RELAXED_COMPARED_BELOW {
         return listing(kept).unwrap_or(strict);
@@ -288,7 +324,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
     }
     match region {
         Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
-            MainContent::relaxed(region, vec![region])
+            MainContent::relaxed(region, vec![region], text as usize)
         }
         _ => best,
     }
@@ -346,6 +382,7 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
             top,
             left_out: page.left_out_by_class(&parts),
             parts,
+            kept,
         },
         kept,
         cards,

@@ -15,7 +15,7 @@ use super::page::Page;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 
 /// JSON-LD scripts longer than this are not read (a page's whole state dumped as JSON-LD).
-const MAX_JSON_LD: usize = 256 * 1024;
+pub(super) const MAX_JSON_LD: usize = 256 * 1024;
 /// Characters of the description looked up in the page's text.
 const KEY_CHARS: usize = 40;
 /// A description shorter than this says too little to be found by.

@@ -206,7 +206,7 @@ impl Dom {
             }
             *budget -= srcdoc.len();
             let srcdoc = srcdoc.to_string();
-            let frame = Dom::parse_document(&srcdoc, threads, frame_depth + 1, budget);
+            let frame = Dom::parse_document(&srcdoc, threads, self.view, frame_depth + 1, budget);
             self.graft(iframe, frame);
         }
     }

@@ -28,7 +28,7 @@ use html5ever::{local_name, LocalName};
 use markup5ever::TokenizerResult;
 
 use super::sink::ArenaSink;
-use super::{is_void_name, Dom, NodeId};
+use super::{is_void_name, Dom, NodeId, View};
 
 /// The deepest element the parser opens (Chromium's parser limit).
 pub const MAX_PARSE_DEPTH: u32 = 512;
@@ -178,7 +178,7 @@ impl TokenSink for DepthGuard {
 /// The tree-building half of the parser: html5ever's tree builder into the arena, behind the
 /// depth guard. Fed by a tokenizer on this thread ([`parse`]) or on another
 /// ([`super::pipeline`]).
-pub(super) fn tree_builder(html: &str) -> DepthGuard {
+pub(super) fn tree_builder(html: &str, view: View) -> DepthGuard {
     // Every element and comment starts at `<` + letter or `!`, and text nodes sit between
     // them: twice that count bounds the node count closely, and a flood of bare `<` (which
     // makes no nodes) reserves nothing.
@@ -192,10 +192,10 @@ pub(super) fn tree_builder(html: &str) -> DepthGuard {
         .count();
     let estimate = 2 * tags + 16;
     let builder = TreeBuilder::new(
-        ArenaSink::with_capacity(estimate),
+        ArenaSink::with_capacity(estimate, view),
         TreeBuilderOpts {
             // Chromium parses with scripting on: `<noscript>` content is raw text there.
-            scripting_enabled: true,
+            scripting_enabled: view == View::Scripted,
             ..Default::default()
         },
     );
@@ -289,9 +289,9 @@ fn raw_text_len(rest: &str, name: &str, script: bool) -> Option<usize> {
 }
 
 /// Parses a whole document into the arena, on this thread.
-pub(super) fn parse(html: &str) -> Dom {
+pub(super) fn parse(html: &str, view: View) -> Dom {
     let input = Rc::new(BufferQueue::default());
-    let mut guard = tree_builder(html);
+    let mut guard = tree_builder(html, view);
     guard.input = Some(Rc::clone(&input));
     let tokenizer = Tokenizer::new(guard, tokenizer_opts());
     input.push_back(StrTendril::from(html));
@@ -314,7 +314,7 @@ mod tests {
 
     /// [`parse`] with the tokenizer reading every character of raw text itself.
     fn parse_char_by_char(html: &str) -> Dom {
-        let tokenizer = Tokenizer::new(tree_builder(html), tokenizer_opts());
+        let tokenizer = Tokenizer::new(tree_builder(html, View::Scripted), tokenizer_opts());
         let input = BufferQueue::default();
         input.push_back(StrTendril::from(html));
         while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
@@ -349,7 +349,7 @@ mod tests {
             "<script></script>",
             "<script>x</script",
         ] {
-            assert_eq!(dump(&parse(html)), dump(&parse_char_by_char(html)), "{html:?}");
+            assert_eq!(dump(&parse(html, View::Scripted)), dump(&parse_char_by_char(html)), "{html:?}");
         }
     }
 
@@ -359,7 +359,7 @@ mod tests {
     fn corpus_pages_build_the_same_tree_with_raw_text_in_one_piece() {
         for (page, html) in crate::testutil::corpus_pages() {
             assert!(
-                dump(&parse(&html)) == dump(&parse_char_by_char(&html)),
+                dump(&parse(&html, View::Scripted)) == dump(&parse_char_by_char(&html)),
                 "{}",
                 page.display()
             );

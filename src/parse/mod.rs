@@ -69,6 +69,41 @@ impl Threads {
     }
 }
 
+/// Which browser the page is parsed as: one that runs the page's scripts, or one that runs
+/// none.
+///
+/// Offline nothing runs, yet pages are parsed as a scripting browser parses them (as Chromium,
+/// which agents drive, does): `<noscript>` content is raw text there and shows nothing. Some
+/// pages serve their whole content only to browsers without scripts (forum software sends the
+/// thread inside `<noscript>`; its scripted view is an empty shell). In the no-script view
+/// the parser reads `<noscript>` content as markup and it renders, as in a browser with
+/// scripts off (<https://html.spec.whatwg.org/multipage/scripting.html#the-noscript-element>),
+/// and `@media (scripting)` is `none`. [`crate::Document`] picks the view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// A browser that runs scripts: `<noscript>` is never rendered.
+    #[default]
+    Scripted,
+    /// A browser that runs no scripts: `<noscript>` content is parsed and shown.
+    NoScript,
+}
+
+impl View {
+    /// Whether this is the scripted view (serde's `skip_serializing_if`).
+    pub fn is_scripted(&self) -> bool {
+        *self == View::Scripted
+    }
+
+    /// The view's name in outputs (`view=noscript`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            View::Scripted => "scripted",
+            View::NoScript => "noscript",
+        }
+    }
+}
+
 /// The id of a node in a [`Dom`]: an index into its arena.
 ///
 /// Ids are stable for the lifetime of the `Dom` and are handed out in creation order, which is
@@ -225,6 +260,7 @@ pub struct Element<'a> {
     data: &'a ElementData,
     attrs: &'a [Attr],
     strings: &'a str,
+    view: View,
 }
 
 impl<'a> Element<'a> {
@@ -281,6 +317,11 @@ impl<'a> Element<'a> {
         self.data.ns()
     }
 
+    /// The browser its page was parsed as (a `<noscript>` renders in one view only).
+    pub fn view(&self) -> View {
+        self.view
+    }
+
     /// Whether this is the HTML element `name`.
     pub fn is_html(&self, name: &LocalName) -> bool {
         self.data.ns == ElementNs::Html && self.data.local == *name
@@ -335,6 +376,8 @@ pub struct Dom {
     /// Declarative shadow roots as the parser attached them, `(host, root)` in document
     /// order; consumed when the tree is flattened.
     shadows: Vec<(NodeId, NodeId)>,
+    /// The browser the page was parsed as.
+    view: View,
 }
 
 pub use compose::MAX_FRAME_DEPTH;
@@ -359,23 +402,78 @@ impl Dom {
     /// assert_eq!(one.len(), two.len());
     /// ```
     pub fn parse_with(html: &str, threads: Threads) -> Dom {
+        Dom::parse_view(html, threads, View::Scripted)
+    }
+
+    /// [`Dom::parse_with`] as the browser `view` names parses it.
+    ///
+    /// ```
+    /// use agent_snapshot::parse::{Dom, Threads, View};
+    ///
+    /// let html = "<noscript><p>The thread, for browsers without scripts</p></noscript>";
+    /// let scripted = Dom::parse_view(html, Threads::One, View::Scripted);
+    /// let no_script = Dom::parse_view(html, Threads::One, View::NoScript);
+    /// let has_p = |dom: &Dom| dom.elements().any(|(_, e)| &**e.local() == "p");
+    /// assert!(!has_p(&scripted) && has_p(&no_script));
+    /// assert_eq!(no_script.view(), View::NoScript);
+    /// ```
+    pub fn parse_view(html: &str, threads: Threads, view: View) -> Dom {
         // A byte-order mark starts the stream, it is not text (decoding from bytes has
         // removed it already; text may still carry one).
         let html = html.strip_prefix('\u{feff}').unwrap_or(html);
         // What `srcdoc` frames may parse in all: twice the page, so that frames inside
         // frames (each level's source inside the one above) cannot multiply the work.
         let mut budget = html.len().saturating_mul(2).saturating_add(64 * 1024);
-        Dom::parse_document(html, threads, 0, &mut budget)
+        Dom::parse_document(html, threads, view, 0, &mut budget)
+    }
+
+    /// The browser the page was parsed as.
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    /// About how many characters of text the `<noscript>` elements of the body hold (their
+    /// raw text less its tags and white space): what the no-script view could add to the
+    /// page. `0` in the no-script view, whose `<noscript>` content is parsed already.
+    ///
+    /// ```
+    /// use agent_snapshot::parse::Dom;
+    ///
+    /// let dom = Dom::parse("<p>shown</p><noscript><p>Hello <b>you</b></p></noscript>");
+    /// assert_eq!(dom.noscript_chars(), "Helloyou".len());
+    /// let pixel = Dom::parse("<body><noscript>&lt;img src=/p.gif&gt;<p>Hi</p></noscript>");
+    /// assert_eq!(pixel.noscript_chars(), "Hi".len());
+    /// // Before the body, `<noscript>` is the head's (its sheets and links, no text).
+    /// assert_eq!(Dom::parse("<noscript><p>Hello</p></noscript>").noscript_chars(), 0);
+    /// ```
+    pub fn noscript_chars(&self) -> usize {
+        let in_body = |id: NodeId| {
+            self.ancestors(id)
+                .all(|(_, a)| !a.is_html(&local_name!("head")))
+        };
+        self.elements()
+            .filter(|(id, el)| el.is_html(&local_name!("noscript")) && in_body(*id))
+            .flat_map(|(id, _)| self.children(id))
+            .filter_map(|c| self.text(c))
+            .map(text_outside_tags)
+            .sum()
     }
 
     /// Parses a document `frame_depth` frames deep, then puts its streamed content, shadow
     /// roots and frames in place.
-    fn parse_document(html: &str, threads: Threads, frame_depth: u32, budget: &mut usize) -> Dom {
+    fn parse_document(
+        html: &str,
+        threads: Threads,
+        view: View,
+        frame_depth: u32,
+        budget: &mut usize,
+    ) -> Dom {
         let mut dom = None;
-        if threads == Threads::Two {
+        // The pipeline predicts raw-text elements as a scripting parser has them.
+        if threads == Threads::Two && view == View::Scripted {
             dom = pipeline::parse(html).ok();
         }
-        let mut dom = dom.unwrap_or_else(|| guard::parse(html));
+        let mut dom = dom.unwrap_or_else(|| guard::parse(html, view));
         dom.complete_streamed();
         dom.compose(threads, frame_depth, budget);
         dom
@@ -404,6 +502,7 @@ impl Dom {
             // A range from another `Dom` could be out of bounds: read it as no attributes.
             attrs: self.attrs.get(data.attr_range()).unwrap_or_default(),
             strings: &self.strings,
+            view: self.view,
         }
     }
 
@@ -513,6 +612,29 @@ impl Dom {
         self.descendants(NodeId::DOCUMENT)
             .filter_map(move |id| self.element(id).map(|e| (id, e)))
     }
+}
+
+/// Non-white-space bytes of `raw` outside `<…>` (a markup fragment's text, roughly: other
+/// entities count as written, a `>` inside a quoted attribute ends the tag early). Markup
+/// escaped once more (`&lt;img src=…&gt;`, a tracking pixel a page escaped twice) is no
+/// text either: a browser without scripts shows it as code, which nobody reads.
+fn text_outside_tags(raw: &str) -> usize {
+    let mut in_tag = false;
+    let mut count = 0;
+    let mut rest = raw.as_bytes();
+    while let Some(&b) = rest.first() {
+        let (opens, closes) = (rest.starts_with(b"&lt;"), rest.starts_with(b"&gt;"));
+        let step = if opens || closes { 4 } else { 1 };
+        if b == b'<' || opens {
+            in_tag = true;
+        } else if in_tag && (b == b'>' || closes) {
+            in_tag = false;
+        } else if !in_tag && !b.is_ascii_whitespace() {
+            count += 1;
+        }
+        rest = &rest[step..];
+    }
+    count
 }
 
 /// Void elements: never on the stack of open elements, never have children

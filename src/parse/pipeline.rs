@@ -41,7 +41,7 @@ use html5ever::{local_name, Attribute, LocalName, QualName};
 use markup5ever::TokenizerResult;
 
 use super::guard::{take_raw_text, tokenizer_opts, tree_builder, DepthGuard};
-use super::{Dom, ElementNs, StrSpan};
+use super::{Dom, ElementNs, StrSpan, View};
 
 /// Text bytes per batch: large enough that the channel costs nothing per token, small enough
 /// that the tree builder starts while the tokenizer is still near the top of the page.
@@ -555,7 +555,7 @@ pub(super) enum GaveUp {
 /// The caller's thread: rebuilds tokens from batches, feeds the tree builder and checks every
 /// prediction.
 fn build(html: &str, batches: &Receiver<Batch>) -> Result<Dom, GaveUp> {
-    let guard: DepthGuard = tree_builder(html);
+    let guard: DepthGuard = tree_builder(html, View::Scripted);
     // This thread's own copy of the input: text tokens that are slices of it are cut from it
     // (a tendril per token without an allocation each), as from the tokenizer's input in a
     // one-thread parse. The arena copies their text and this copy is freed with the parse.
@@ -677,7 +677,7 @@ mod tests {
         let two = parse(html)?;
         assert_eq!(
             dump(&two),
-            dump(&super::super::guard::parse(html)),
+            dump(&super::super::guard::parse(html, View::Scripted)),
             "{html}"
         );
         Ok(())
@@ -738,7 +738,10 @@ mod tests {
             "<div><svg><g></div><style>a</style>",
         ] {
             let dom = Dom::parse_with(html, super::super::Threads::Two);
-            assert_eq!(dump(&dom), dump(&super::super::guard::parse(html)));
+            assert_eq!(
+                dump(&dom),
+                dump(&super::super::guard::parse(html, View::Scripted))
+            );
         }
     }
 

@@ -12,7 +12,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, Namespace, QualName};
 use markup5ever::interface::ElemName;
 
-use super::{Attr, Dom, ElementData, ElementNs, Node, NodeData, NodeId, StrSpan};
+use super::{Attr, Dom, ElementData, ElementNs, Node, NodeData, NodeId, StrSpan, View};
 
 pub(super) struct ArenaSink {
     nodes: RefCell<Vec<Node>>,
@@ -33,12 +33,14 @@ pub(super) struct ArenaSink {
     growing: RefCell<BTreeMap<NodeId, String>>,
     /// Declarative shadow roots attached so far: `(host, root)`.
     shadows: RefCell<Vec<(NodeId, NodeId)>>,
+    /// The browser the page is parsed as (the tree builder's scripting flag follows it).
+    view: View,
 }
 
 impl ArenaSink {
     /// A sink whose arena is sized for about `nodes` nodes up front: growing a `Vec` by
     /// doubling can hold two copies at once, which would dominate peak memory.
-    pub(super) fn with_capacity(nodes: usize) -> ArenaSink {
+    pub(super) fn with_capacity(nodes: usize, view: View) -> ArenaSink {
         let mut arena = Vec::with_capacity(nodes.max(1));
         arena.push(new_node(NodeData::Document));
         let mut depths = Vec::with_capacity(nodes.max(1));
@@ -53,6 +55,7 @@ impl ArenaSink {
             last_open: Cell::new(None),
             growing: RefCell::new(BTreeMap::new()),
             shadows: RefCell::new(Vec::new()),
+            view,
         }
     }
 }
@@ -321,6 +324,7 @@ impl TreeSink for ArenaSink {
             scopes: Vec::new(),
             scope_count: 0,
             shadows: self.shadows.into_inner(),
+            view: self.view,
         }
     }
 

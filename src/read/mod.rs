@@ -27,7 +27,7 @@ mod listing;
 use serde::Serialize;
 
 use crate::aria::{roles, Index};
-use crate::parse::{Dom, NodeId};
+use crate::parse::{Dom, NodeId, View};
 use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
 
@@ -176,7 +176,15 @@ pub(crate) fn read(
                 })
             })
     });
-    let mut text = header(opts.from, title);
+    let mut text = header(opts.from, title, tree.view);
+    // The page's own data under the header, when it fits the budget with room to spare.
+    if let Some(data) = tree.data.as_deref().filter(|d| {
+        opts.from.is_none()
+            && text.chars().count() + 1 + d.chars().count() < opts.max_chars_total / 2
+    }) {
+        text.push('\n');
+        text.push_str(data);
+    }
     // A listing's filters and sort open the read (not a continuation's), when they fit.
     let mut shown: Vec<u32> = Vec::new();
     let listing = match opts.from {
@@ -209,14 +217,19 @@ pub(crate) fn read(
         text.push('\n');
         text.push_str(&cut_line(opts.max_chars_total, next));
     } else if blocks.get(first).is_none() {
-        text.push('\n');
-        text.push_str(match opts.from {
+        let note = match opts.from {
             Some(_) => "... (nothing of the main content after this ref)",
             // Nothing shows at all: a page its scripts build (a forum app, a shop front) with
-            // only a `<noscript>` fallback, which is never read. The snapshot is as empty.
+            // only a `<noscript>` fallback too short to be its content. The snapshot is as
+            // empty.
             None if shows_nothing(&tree.tree) => NOTHING_SHOWN,
             None => "... (no main content found: try snapshot)",
-        });
+        };
+        if opts.from.is_none() {
+            declare(&mut text, dom, opts.max_chars_total, note.chars().count());
+        }
+        text.push('\n');
+        text.push_str(note);
     }
     let mut reasons = Vec::new();
     if laid.cut.is_some() {
@@ -246,6 +259,29 @@ pub(crate) fn read(
         url: tree.url.clone(),
         title: tree.title.clone(),
     })
+}
+
+/// The label of what a page's structured data declares, printed where the page shows no text.
+const DECLARED: &str = "[declared by the page's data, not shown on it]";
+
+/// Where the page shows none of its content: the free text its structured data declares (a
+/// product's description, a question and its answers), labelled as the page's declaration,
+/// in the room the budget leaves beside the closing `note` of `note_chars`.
+fn declare(text: &mut String, dom: &Dom, max_chars: usize, note_chars: usize) {
+    let Some(declared) = crate::content::declared_text(dom) else {
+        return;
+    };
+    let used = text.chars().count() + DECLARED.len() + note_chars + 3;
+    let room = max_chars.saturating_sub(used);
+    // Text that reads like a ref marker is defanged, as any page text is.
+    let declared = crate::text::defang_refs(&declared);
+    let declared = crate::text::truncate_with_ellipsis(&declared, room);
+    if declared.chars().count() > 1 {
+        text.push('\n');
+        text.push_str(DECLARED);
+        text.push('\n');
+        text.push_str(&declared);
+    }
 }
 
 /// Whether a page's tree shows a person nothing: no text, no name, no attribute beyond a
@@ -312,24 +348,20 @@ fn next_ref(
 /// for what is said *about* the text (`[ref=e5]`, `[level=2]`), so that a reader, or a
 /// benchmark's scorer, can tell it from the page's content. Brackets inside the title become
 /// parentheses so the attribute stays one. (A read whose headline sits outside the content
-/// would otherwise not say what page it is.)
-fn header(from: Option<Ref>, title: Option<&str>) -> String {
-    match (from, title) {
+/// would otherwise not say what page it is.) `[view=noscript]` says the page showed its
+/// content only without scripts ([`View`]).
+fn header(from: Option<Ref>, title: Option<&str>, view: View) -> String {
+    let head = match (from, title) {
         (Some(f), _) => format!("[read] [from={f}]"),
         (None, Some(t)) => {
             let t = crate::text::truncate_with_ellipsis(t, crate::render::MAX_TITLE_CHARS);
-            let t: String = t
-                .chars()
-                .map(|c| match c {
-                    '[' => '(',
-                    ']' => ')',
-                    c if c.is_control() => ' ',
-                    c => c,
-                })
-                .collect();
-            format!("[read] [title={t}]")
+            format!("[read] [title={}]", crate::text::bracket_safe(&t))
         }
         (None, None) => "[read]".to_string(),
+    };
+    match view {
+        View::Scripted => head,
+        View::NoScript => format!("{head} [view={}]", view.as_str()),
     }
 }
 

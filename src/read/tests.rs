@@ -856,12 +856,82 @@ fn hostile_shapes_stay_linear() {
     assert!(text.contains("running text") && text.contains("Loading soon"));
 }
 
+/// A thread as forum software serves it: an empty shell for browsers with scripts, the posts
+/// in `<noscript>` (with a sheet there that hides the shell's splash).
+fn noscript_thread(splash: &str) -> String {
+    format!(
+        "<head><noscript><style>#splash {{ display: none }}</style></noscript></head>\
+         <body><div id=splash>{splash}</div><div id=app></div>\
+         <noscript><div role=main><h1>Is a bump of the MSRV a breaking change?</h1>\
+         <div class=post><p>{PROSE}</p></div><div class=post><p>{PROSE}</p></div>\
+         <div class=post><p>Bumping it never was considered a breaking change, though some \
+         projects treat it so.</p></div>\
+         </div></noscript><script>boot()</script></body>"
+    )
+}
+
+#[test]
+fn a_thread_served_only_without_scripts_reads_from_the_no_script_view() {
+    let html = noscript_thread("Loading the forum");
+    let text = read(&html);
+    assert!(text.starts_with("[read] [view=noscript]"), "{text}");
+    assert_in_order(
+        &text,
+        &[
+            "# Is a bump of the MSRV",
+            "This paragraph",
+            "Bumping it never",
+        ],
+    );
+    // The no-script view's own sheet hides the splash, as it does in such a browser.
+    assert_absent(&text, &["Loading the forum", "MSRV?]"]);
+    // The snapshot reads the same view, and says so.
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let snap = doc.snapshot(&RenderOptions::default()).text;
+    assert!(snap.contains(" view=noscript "), "{snap}");
+    assert!(snap.contains("Bumping it never"), "{snap}");
+    assert!(!snap.contains("Loading the forum"), "{snap}");
+    // Forced, either view: the scripted one shows the splash only.
+    let scripted = TreeOptions {
+        view: Some(View::Scripted),
+        ..TreeOptions::default()
+    };
+    let doc = Document::parse(&html, &scripted);
+    let text = doc.read(&ReadOptions::default()).expect("read").text;
+    assert!(
+        !text.contains("view=") && !text.contains("Bumping"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_page_with_its_content_never_reads_its_noscript_fallbacks() {
+    // The fallbacks of a page that shows its content with scripts: an image shown already, a
+    // tracking pixel, a tag manager's frame, the plea to enable scripts, and more text than
+    // the article in a fallback that repeats a listing.
+    let fallback = "Enable JavaScript to see the comments on this story, which are many. ";
+    let html = format!(
+        "<article><h1>Gold rises</h1><p>{PROSE}</p><p>{PROSE}</p>\
+         <noscript><img src=/a.jpg alt='The gold bar'></noscript></article>\
+         <noscript><img src='/pixel.gif?id=1' width=1 height=1></noscript>\
+         <noscript><iframe src='https://tags.example/ns.html'></iframe></noscript>\
+         <noscript><p>{}</p></noscript>",
+        fallback.repeat(4)
+    );
+    let text = read_all(&html);
+    assert!(
+        text.contains("Gold rises") && !text.contains("view="),
+        "{text}"
+    );
+    assert_absent(&text, &["Enable JavaScript", "The gold bar", "pixel"]);
+}
+
 #[test]
 fn nothing_to_read_says_so() {
     let text = read("");
     assert_eq!(body(&text), [NOTHING_SHOWN]);
-    // A script-built page: its `<noscript>` fallback is never read, and the note says where
-    // the content can be seen.
+    // A script-built page whose `<noscript>` fallback says too little to be its content: the
+    // note says where the content can be seen.
     let text = read(
         "<div id=app></div><noscript><p>Posts for crawlers</p></noscript><script>boot()</script>",
     );
@@ -1013,10 +1083,13 @@ fn structured_data_puts_the_product_beside_its_reviews() {
     let review = text.find("This paragraph is long enough").expect("reviews");
     assert!(name < desc && desc < specs && specs < review, "{text}");
     assert!(text.contains("$32.00"), "{text}");
-    assert!(
-        !text.contains("LD-ONLY-SKU"),
-        "JSON-LD is never output: {text}"
+    // Its typed facts print as the data line under the header, and only there.
+    let data = text.lines().nth(1).unwrap_or_default();
+    assert_eq!(
+        data, "[data] [type=Product] [sku=LD-ONLY-SKU-777]",
+        "{text}"
     );
+    assert_eq!(text.matches("LD-ONLY-SKU").count(), 1, "{text}");
 }
 
 /// The scored content keeps one line (a newsletter box) of a page whose text sits in a

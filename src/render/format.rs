@@ -13,11 +13,14 @@ use super::lean;
 use super::plan::{is_control, Plan};
 use super::{Flat, Format, RenderOptions, RenderStats, TruncateReason};
 use crate::text::{alnum, defang_refs, truncate_with_ellipsis, ELLIPSIS};
-use crate::tree::{NodeTree, Ref, States, TreeNode};
+use crate::tree::{NodeTree, Ref, States, TreeNode, View};
 
 /// Longest URL and title shown in the header.
 pub(crate) const MAX_URL_CHARS: usize = 300;
 pub(crate) const MAX_TITLE_CHARS: usize = 200;
+/// Longest data line (`[data] …`) under the header, in characters: the content stage's own
+/// bound, held again for trees made elsewhere.
+const MAX_DATA_CHARS: usize = 300;
 /// Longest name a stub line repeats.
 const MAX_STUB_NAME_CHARS: usize = 40;
 /// Every reason, for the worst-case header.
@@ -249,6 +252,11 @@ fn header(
         .as_deref()
         .map(|t| truncate_with_ellipsis(t, MAX_TITLE_CHARS));
     let truncated = !reasons.is_empty();
+    // A tree from elsewhere (the script's JSON) is held to the line's bound and one line.
+    let data = tree.data.as_deref().map(|d| {
+        let line = d.replace(['\n', '\r'], " ");
+        truncate_with_ellipsis(&line, MAX_DATA_CHARS).into_owned()
+    });
     // The worst case reserves room for the largest ref.
     let main = if nodes == usize::MAX {
         main.and(Ref::new(u32::MAX))
@@ -262,6 +270,10 @@ fn header(
             struct Head<'a> {
                 url: Option<&'a str>,
                 title: Option<&'a str>,
+                #[serde(skip_serializing_if = "View::is_scripted")]
+                view: View,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                data: Option<&'a str>,
                 #[serde(skip_serializing_if = "Option::is_none")]
                 main: Option<Ref>,
                 nodes: usize,
@@ -271,6 +283,8 @@ fn header(
             let head = Head {
                 url: url.as_deref(),
                 title: title.as_deref(),
+                view: tree.view,
+                data: data.as_deref(),
                 main,
                 nodes,
                 truncated,
@@ -290,6 +304,11 @@ fn header(
             if let Some(t) = title {
                 let _ = write!(h, " title={}", quote(&t));
             }
+            // The page showed its content only to browsers without scripts: say it is that
+            // view, so a model that acts on the live page expects another one.
+            if !tree.view.is_scripted() {
+                let _ = write!(h, " view={}", tree.view.as_str());
+            }
             if let Some(m) = main {
                 let _ = write!(h, " main={m}");
             }
@@ -297,6 +316,11 @@ fn header(
             if truncated {
                 let names: Vec<_> = reasons.iter().map(|r| r.as_str()).collect();
                 let _ = write!(h, " reasons={}", names.join(","));
+            }
+            // The page's own data, under the header (`[data] price=…`).
+            if let Some(d) = data {
+                h.push('\n');
+                h.push_str(&d);
             }
             h
         }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::tree::View;
 use crate::tree::{TreeStats, SCHEMA_VERSION};
 
 fn leaf(role: &'static str, name: &str, r: u32) -> TreeNode {
@@ -17,6 +18,8 @@ fn body_tree(children: Vec<TreeNode>) -> NodeTree {
         version: SCHEMA_VERSION,
         url: None,
         title: None,
+        view: View::Scripted,
+        data: None,
         tree: TreeNode {
             tag: "body".into(),
             children,
@@ -31,6 +34,8 @@ fn list_tree(items: u32) -> NodeTree {
         version: SCHEMA_VERSION,
         url: Some("https://example.com/".into()),
         title: Some("List".into()),
+        view: View::Scripted,
+        data: None,
         tree: TreeNode {
             tag: "body".into(),
             children: vec![TreeNode {
@@ -1067,4 +1072,40 @@ fn a_stub_never_hides_what_it_takes_as_long_to_say() {
         whole += usize::from(!left_out);
     }
     assert!(whole > 0);
+}
+
+#[test]
+fn the_pages_data_prints_under_the_header_bounded() {
+    let mut tree = list_tree(2);
+    tree.data = Some("[data] [type=Product] [price=129.00 EUR]".into());
+    let text = render(&tree, &RenderOptions::default()).text;
+    let second = text.lines().nth(1).unwrap_or_default();
+    assert_eq!(second, "[data] [type=Product] [price=129.00 EUR]", "{text}");
+    let json = render(
+        &tree,
+        &RenderOptions {
+            format: Format::Json,
+            ..Default::default()
+        },
+    )
+    .text;
+    assert!(
+        json.contains(r#""data":"[data] [type=Product] [price=129.00 EUR]""#),
+        "{json}"
+    );
+    // A tree made elsewhere (the script's JSON) is held to one line of 300 characters, and
+    // the whole output to its budget.
+    tree.data = Some(format!("[data]\n{}", "x".repeat(5_000)));
+    let opts = RenderOptions {
+        max_chars_total: 400,
+        ..Default::default()
+    };
+    let r = render(&tree, &opts);
+    let line = r.text.lines().nth(1).unwrap_or_default();
+    assert!(
+        line.starts_with("[data] x") && line.chars().count() <= 300,
+        "{}",
+        r.text
+    );
+    assert!(r.text.chars().count() <= 400, "{}", r.text);
 }

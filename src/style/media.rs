@@ -25,6 +25,9 @@ pub struct Viewport {
     pub dark: bool,
     /// `prefers-reduced-motion: reduce`.
     pub reduced_motion: bool,
+    /// `scripting: none`: the page is read as a browser that runs no scripts shows it (the
+    /// no-script view, [`crate::parse::View`]); `scripting: enabled` otherwise.
+    pub no_script: bool,
 }
 
 impl Default for Viewport {
@@ -36,6 +39,7 @@ impl Default for Viewport {
             print: false,
             dark: false,
             reduced_motion: false,
+            no_script: false,
         }
     }
 }
@@ -217,11 +221,11 @@ impl Viewport {
             | "any-pointer"
             | "orientation"
             | "display-mode"
-            | "scripting"
             | "update"
             | "color-gamut"
             | "dynamic-range" => true,
             "prefers-reduced-motion" => self.reduced_motion,
+            "scripting" => !self.no_script,
             "prefers-color-scheme" => true,
             "prefers-contrast"
             | "prefers-reduced-transparency"
@@ -269,7 +273,7 @@ impl Viewport {
             "hover" | "any-hover" => keyword("hover"),
             "pointer" | "any-pointer" => keyword("fine"),
             "display-mode" => keyword("browser"),
-            "scripting" => keyword("enabled"),
+            "scripting" => keyword(if self.no_script { "none" } else { "enabled" }),
             "update" => keyword("fast"),
             "color-gamut" => keyword("srgb"),
             "dynamic-range" => keyword("standard"),
@@ -475,6 +479,14 @@ mod tests {
             ..Default::default()
         };
         assert!(print.matches_str("print"));
+        let no_script = Viewport {
+            no_script: true,
+            ..Default::default()
+        };
+        assert!(no_script.matches_str("(scripting: none)"));
+        assert!(!no_script.matches_str("(scripting)"));
+        assert!(Viewport::default().matches_str("(scripting: enabled)"));
+        assert!(Viewport::default().matches_str("(scripting)"));
         assert!(!print.matches_str("screen and (min-width: 1px)"));
     }
 

@@ -47,7 +47,7 @@ use html5ever::local_name;
 pub use media::Viewport;
 
 use crate::parse::select::ClassNames;
-use crate::parse::{Dom, Element, NodeId};
+use crate::parse::{Dom, Element, NodeId, View};
 use crate::text::TextTransform;
 use cascade::{Matcher, RuleIndex};
 use selectors::parser::Component;
@@ -515,10 +515,12 @@ fn sheet_text<'d>(
         let css_type = el
             .attr(&local_name!("type"))
             .is_none_or(|t| t.trim().is_empty() || t.trim().eq_ignore_ascii_case("text/css"));
-        // With scripting on (as in the browsers agents drive), `<noscript>` content is text.
-        let in_noscript = dom
-            .ancestors(id)
-            .any(|(_, a)| a.is_html(&local_name!("noscript")));
+        // With scripting on (as in the browsers agents drive), `<noscript>` content is text;
+        // in the no-script view its sheets apply (a thread's `#splash { display: none }`).
+        let in_noscript = dom.view() == View::Scripted
+            && dom
+                .ancestors(id)
+                .any(|(_, a)| a.is_html(&local_name!("noscript")));
         if !css_type || in_noscript || !media_ok() {
             return None;
         }
