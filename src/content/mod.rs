@@ -1,6 +1,6 @@
-//! The main-content stage: which part of a parsed page is its content, for every reader of
-//! it. [`read`](mod@crate::read) reads what it finds, the snapshot ranks it as its second
-//! priority class (the walk marks it in the node tree, `TreeNode::main`), and
+//! Stage 3, the main-content stage: which part of a parsed page is its content, for every
+//! reader of it. [`read`](mod@crate::read) reads what it finds, the snapshot ranks it as its
+//! second priority class (the walk marks it in the node tree, `TreeNode::main`), and
 //! [`Document::main_content`](crate::Document::main_content) names it, so all three agree.
 //!
 //! One bottom-up pass measures every element (`measure`: visible text, link text, commas,

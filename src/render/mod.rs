@@ -1,4 +1,4 @@
-//! Stage 4: node tree → snapshot text, under hard budgets. Shared by the offline and live
+//! Stage 5: node tree → snapshot text, under hard budgets. Shared by the offline and live
 //! paths.
 //!
 //! What goes in is decided by priority, not position (`plan`): dialogs, search and forms
