@@ -309,9 +309,20 @@ fn fnv(h: u64, bytes: &[u8]) -> u64 {
 fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
     let mut counts = vec![Counts::default(); flat.len()];
     for i in (0..flat.len()).rev() {
-        let node = flat[i].node;
-        let role = role_of(node);
         let mut c = counts[i];
+        c.add_own(flat[i].node, refs_ok[i]);
+        counts[i] = c;
+        if i > 0 {
+            counts[flat[i].parent as usize].add_child(c);
+        }
+    }
+    counts
+}
+
+impl Counts {
+    /// Adds what `node` says itself to the counts of its children.
+    fn add_own(&mut self, node: &TreeNode, ref_ok: bool) {
+        let role = role_of(node);
         let own_text = node.text.as_deref().map_or(0, str::len)
             + if node.children.is_empty() && node.text.is_none() && !node.is_text_run() {
                 node.name.as_deref().map_or(0, str::len)
@@ -319,54 +330,52 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
                 0
             };
         let own = u32::try_from(own_text).unwrap_or(u32::MAX);
-        c.text = c.text.saturating_add(own);
+        self.text = self.text.saturating_add(own);
         if role == "link" {
-            c.links += 1;
+            self.links += 1;
             // A link's text is everything in it.
-            c.link_text = c
+            self.link_text = self
                 .text
                 .max(node.name.as_deref().map_or(0, |n| n.len() as u32));
-            c.link_sig = fnv(
+            self.link_sig = fnv(
                 fnv(0, node.name.as_deref().unwrap_or("").as_bytes()),
                 node.attrs.get("href").unwrap_or("").as_bytes(),
             );
         }
         // (Only controls can be key fields: the checks below are skipped for the rest.)
         if is_control(role) {
-            c.controls += 1;
-            c.key = c.key.max(key_of(node));
-            c.multiline |= role == "textbox" && node.tag == "textarea";
+            self.controls += 1;
+            self.key = self.key.max(key_of(node));
+            self.multiline |= role == "textbox" && node.tag == "textarea";
         }
-        if refs_ok[i] {
-            c.refs += 1;
+        if ref_ok {
+            self.refs += 1;
         }
         if own_text > 0 && role != "link" {
-            c.blocks += 1;
+            self.blocks += 1;
             if let Some(t) = node.text.as_deref() {
-                c.text_sig = fnv(c.text_sig, t.as_bytes());
-            }
-        }
-        counts[i] = c;
-        if i > 0 {
-            let p = flat[i].parent as usize;
-            let pc = &mut counts[p];
-            pc.text = pc.text.saturating_add(c.text);
-            pc.link_text = pc.link_text.saturating_add(c.link_text);
-            pc.links += c.links;
-            pc.controls += c.controls;
-            pc.refs += c.refs;
-            pc.blocks += c.blocks;
-            pc.key = pc.key.max(c.key);
-            pc.multiline |= c.multiline;
-            if c.link_sig != 0 {
-                pc.link_sig = fnv(pc.link_sig, &c.link_sig.to_le_bytes());
-            }
-            if c.text_sig != 0 {
-                pc.text_sig = fnv(pc.text_sig, &c.text_sig.to_le_bytes());
+                self.text_sig = fnv(self.text_sig, t.as_bytes());
             }
         }
     }
-    counts
+
+    /// Adds a child's subtree counts `c` to its parent's.
+    fn add_child(&mut self, c: Counts) {
+        self.text = self.text.saturating_add(c.text);
+        self.link_text = self.link_text.saturating_add(c.link_text);
+        self.links += c.links;
+        self.controls += c.controls;
+        self.refs += c.refs;
+        self.blocks += c.blocks;
+        self.key = self.key.max(c.key);
+        self.multiline |= c.multiline;
+        if c.link_sig != 0 {
+            self.link_sig = fnv(self.link_sig, &c.link_sig.to_le_bytes());
+        }
+        if c.text_sig != 0 {
+            self.text_sig = fnv(self.text_sig, &c.text_sig.to_le_bytes());
+        }
+    }
 }
 
 /// Whether a node between two marked parts of the main content, in their parent, reads as
@@ -411,6 +420,22 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             return m;
         }
     }
+    let best = best_scored(flat, counts, &block_scores(flat, counts));
+    // A candidate inside the chrome, or without a score, is no main content.
+    let mut p = best;
+    while p != 0 {
+        if is_chrome(role_of(flat[p].node)) {
+            return 0;
+        }
+        p = flat[p].parent as usize;
+    }
+    best
+}
+
+/// What the text blocks of 25 bytes or more give each node: a block's score
+/// (`1 + commas + min(len / 100, 3)`) to its parent, half of it to its grandparent and a
+/// third of it per level further up (five levels).
+fn block_scores(flat: &[Flat<'_>], counts: &[Counts]) -> Vec<f64> {
     let mut score = vec![0f64; flat.len()];
     for i in 1..flat.len() {
         let node = flat[i].node;
@@ -442,6 +467,13 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             p = flat[p].parent as usize;
         }
     }
+    score
+}
+
+/// The node whose score, scaled by one minus its link density and by its role, is the
+/// highest (the first of equals; 0 when none scores). Text runs, the chrome and
+/// complementary regions are not candidates.
+fn best_scored(flat: &[Flat<'_>], counts: &[Counts], score: &[f64]) -> usize {
     let mut best = 0;
     let mut best_score = 0.0;
     for i in 0..flat.len() {
@@ -467,14 +499,6 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             best = i;
             best_score = s;
         }
-    }
-    // A candidate inside the chrome, or without a score, is no main content.
-    let mut p = best;
-    while p != 0 {
-        if is_chrome(role_of(flat[p].node)) {
-            return 0;
-        }
-        p = flat[p].parent as usize;
     }
     best
 }
@@ -1346,26 +1370,7 @@ fn form_clusters(
     let mut form_of = HashMap::new();
     let mut members: Vec<usize> = Vec::new();
     for &(s, e) in &units {
-        members.clear();
-        let mut text = 0u32;
-        for i in s..e {
-            if kind[i] != Kind::Line {
-                continue;
-            }
-            let role = role_of(flat[i].node);
-            let len = counts[i].text;
-            let member = is_control(role)
-                || matches!(role, "alert" | "status")
-                || (role == "link" && len < FORM_SHORT_TEXT)
-                || (text < FORM_MESSAGE_TEXT * 4
-                    && (len < FORM_SHORT_TEXT || (len < FORM_MESSAGE_TEXT && says_error(flat, i))));
-            if member {
-                if !is_control(role) {
-                    text += len;
-                }
-                members.push(i);
-            }
-        }
+        unit_members(flat, kind, counts, (s, e), &mut members);
         if key_form(&members, flat, counts, prio) {
             for &m in &members {
                 prio[m] = P_KEY;
@@ -1373,90 +1378,149 @@ fn form_clusters(
             }
         }
     }
-
-    let close = |members: &mut Vec<usize>, prio: &mut [u8], form_of: &mut HashMap<usize, usize>| {
-        if key_form(members, flat, counts, prio) {
-            for &m in members.iter() {
-                if prio[m] != P_CHROME || counts[m].key != Key::No {
-                    prio[m] = P_KEY;
-                    form_of.insert(m, members[0]);
-                }
-            }
-        }
-        members.clear();
+    let mut run = ControlRun {
+        flat,
+        counts,
+        members,
+        links_in_row: 0,
+        gap: 0,
     };
-    members.clear();
-    let mut links_in_row = 0;
-    // Lines since the last member, after a long text: the run is open only for a control.
-    let mut gap = 0u32;
+    run.members.clear();
     let mut units = units.iter().peekable();
     let mut i = 1;
     while i < flat.len() {
         // A form element's controls are its unit, never part of a run.
         if let Some(&&(s, e)) = units.peek() {
             if i >= s {
-                close(&mut members, prio, &mut form_of);
+                run.close(prio, &mut form_of);
                 units.next();
                 i = i.max(e);
                 continue;
             }
         }
-        if kind[i] != Kind::Line {
-            i += 1;
-            continue;
-        }
-        let node = flat[i].node;
-        let role = role_of(node);
-        let len = counts[i].text;
-        let short = len < 60 && role != "heading";
-        let member = if is_control(role) {
-            links_in_row = 0;
-            true
-        } else if gap > 0 {
-            false
-        } else if role == "link" {
-            links_in_row += 1;
-            links_in_row <= 2 && !members.is_empty()
-        } else {
-            // Short texts (a label, "Remember me") stay inside the form; a heading or a
-            // paragraph ends it.
-            !members.is_empty() && short
-        };
-        if !member {
-            // One long text (the terms between the fields and "I agree") may sit inside,
-            // and a label or two after it.
-            let bridge = !members.is_empty()
-                && role != "link"
-                && if gap == 0 {
-                    role != "heading" && len < FORM_MESSAGE_TEXT * 5
-                } else {
-                    short && gap < 3
-                };
-            if bridge {
-                gap += 1;
-            } else {
-                close(&mut members, prio, &mut form_of);
-                links_in_row = 0;
-                gap = 0;
-            }
-            i += 1;
-            continue;
-        }
-        gap = 0;
-        // A run does not cross into another region (the sidebar's sign-up after the
-        // header's search): it keeps the priority class it started in.
-        if members.first().is_some_and(|&s| prio[s] != prio[i]) {
-            close(&mut members, prio, &mut form_of);
-            links_in_row = 0;
-        }
-        members.push(i);
-        if members.len() >= 40 {
-            close(&mut members, prio, &mut form_of);
+        if kind[i] == Kind::Line {
+            run.step(i, prio, &mut form_of);
         }
         i += 1;
     }
-    close(&mut members, prio, &mut form_of);
+    run.close(prio, &mut form_of);
     form_of
+}
+
+/// The members of a form element's unit (`s..e`): its controls, alerts and short links,
+/// and its texts while they are short or an error message, up to four messages' worth of
+/// text.
+fn unit_members(
+    flat: &[Flat<'_>],
+    kind: &[Kind],
+    counts: &[Counts],
+    (s, e): (usize, usize),
+    members: &mut Vec<usize>,
+) {
+    members.clear();
+    let mut text = 0u32;
+    for i in s..e {
+        if kind[i] != Kind::Line {
+            continue;
+        }
+        let role = role_of(flat[i].node);
+        let len = counts[i].text;
+        let member = is_control(role)
+            || matches!(role, "alert" | "status")
+            || (role == "link" && len < FORM_SHORT_TEXT)
+            || (text < FORM_MESSAGE_TEXT * 4
+                && (len < FORM_SHORT_TEXT || (len < FORM_MESSAGE_TEXT && says_error(flat, i))));
+        if member {
+            if !is_control(role) {
+                text += len;
+            }
+            members.push(i);
+        }
+    }
+}
+
+/// A run of controls outside form elements, as [`form_clusters`] gathers it line by line.
+struct ControlRun<'r, 'f> {
+    flat: &'r [Flat<'f>],
+    counts: &'r [Counts],
+    members: Vec<usize>,
+    /// Links in a row among the members (a control starts the count again).
+    links_in_row: u32,
+    /// Lines since the last member, after a long text: the run is open only for a control.
+    gap: u32,
+}
+
+impl ControlRun<'_, '_> {
+    /// The line `flat[i]`: a member of the run, a text it bridges, or its end.
+    fn step(&mut self, i: usize, prio: &mut [u8], form_of: &mut HashMap<usize, usize>) {
+        let role = role_of(self.flat[i].node);
+        let len = self.counts[i].text;
+        let short = len < 60 && role != "heading";
+        if !self.admits(role, short) {
+            // One long text (the terms between the fields and "I agree") may sit inside,
+            // and a label or two after it.
+            let bridge = !self.members.is_empty()
+                && role != "link"
+                && if self.gap == 0 {
+                    role != "heading" && len < FORM_MESSAGE_TEXT * 5
+                } else {
+                    short && self.gap < 3
+                };
+            if bridge {
+                self.gap += 1;
+            } else {
+                self.close(prio, form_of);
+                self.links_in_row = 0;
+                self.gap = 0;
+            }
+            return;
+        }
+        self.gap = 0;
+        // A run does not cross into another region (the sidebar's sign-up after the
+        // header's search): it keeps the priority class it started in.
+        if self.members.first().is_some_and(|&s| prio[s] != prio[i]) {
+            self.close(prio, form_of);
+            self.links_in_row = 0;
+        }
+        self.members.push(i);
+        if self.members.len() >= 40 {
+            self.close(prio, form_of);
+        }
+    }
+
+    /// Whether a line of `role` joins the run: a control always, a link while there are
+    /// two at most in a row, a short text when the run has begun; nothing after a long
+    /// text but a control.
+    fn admits(&mut self, role: &str, short: bool) -> bool {
+        if is_control(role) {
+            self.links_in_row = 0;
+            true
+        } else if self.gap > 0 {
+            false
+        } else if role == "link" {
+            self.links_in_row += 1;
+            self.links_in_row <= 2 && !self.members.is_empty()
+        } else {
+            // Short texts (a label, "Remember me") stay inside the form; a heading or a
+            // paragraph ends it.
+            !self.members.is_empty() && short
+        }
+    }
+
+    /// Ends the run: a key form ranks first, but for what of it is in the chrome without
+    /// a key field of its own.
+    fn close(&mut self, prio: &mut [u8], form_of: &mut HashMap<usize, usize>) {
+        let members = &self.members;
+        if key_form(members, self.flat, self.counts, prio) {
+            for &m in members.iter() {
+                if prio[m] != P_CHROME || self.counts[m].key != Key::No {
+                    prio[m] = P_KEY;
+                    form_of.insert(m, members[0]);
+                }
+            }
+        }
+        self.members.clear();
+    }
 }
 
 /// How a stub line is costed while the choice is made ([`stub_estimate`]).
