@@ -61,13 +61,13 @@
 //!
 //! - `element`: what an element is (block, heading, boilerplate by tag or role, the class
 //!   and id hints, landmarks, an item's author pane, a numbered post, microdata types);
-//! - `measure`: the pass that flags and measures every element ([`Page`]), Readability's
+//! - `measure`: the pass that flags and measures every element (`Page`), Readability's
 //!   scoring, and the cleaning: what a read of the content leaves out;
 //! - `structured`: what the page's structured data names as its product, located on the
 //!   measured page;
 //! - `choice`: what wins: the top candidate and its growth, the extractions, cards and text
-//!   regions compared, the product region's check ([`find`]);
-//! - this file: the result ([`MainContent`]) and where each node stands to it.
+//!   regions compared, the product region's check (`find`);
+//! - this file: the result (`MainContent`) and where each node stands to it.
 
 mod choice;
 mod element;
