@@ -41,10 +41,17 @@
 //!
 //! ## Pipeline
 //!
-//! One module per stage; data flows one way:
-//! [`parse`] (bytes → arena) → [`style`] (the page's own sheets, cascaded) → [`aria`]
-//! (roles, names, hidden) → [`walk`] (arena → node tree) → [`render`](mod@render) (tree → text) and [`query`](mod@query) (ref → bounded
-//! answer). [`tree`] is the node-tree schema both paths share (see `docs/node-tree.md`).
+//! One module per stage; data flows one way, and each module's header says its stage:
+//!
+//! 1. [`parse`]: bytes → arena;
+//! 2. [`style`] (the page's own sheets, cascaded) and [`aria`] (roles, names, hidden);
+//! 3. [`content`]: which part of the page is its main content;
+//! 4. [`walk`]: arena → node tree, the main content marked;
+//! 5. [`render`](mod@render): tree → snapshot text, and beside it [`read`](mod@read): the
+//!    main content → readable lines;
+//! 6. [`query`](mod@query): ref → bounded answer.
+//!
+//! [`tree`] is the node-tree schema both paths share (see `docs/node-tree.md`).
 //!
 //! Nothing recurses on page depth: every traversal uses an explicit stack, so a page nested
 //! 100 000 levels deep costs time, not stack. Large pages are parsed and walked on two

@@ -1,4 +1,4 @@
-//! Stage 5: bounded questions about one ref.
+//! Stage 6: bounded questions about one ref.
 //!
 //! Every answer is built incrementally and stops at `limit_chars`: querying the outerHTML of
 //! a 600 KB `<body>` with a limit of 4 000 serialises about 4 000 characters and stops, it

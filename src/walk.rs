@@ -1,4 +1,4 @@
-//! Stage 3: arena → node tree, in one depth-first pass with an explicit stack.
+//! Stage 4: arena → node tree, in one depth-first pass with an explicit stack.
 //!
 //! For each element the walk asks [`crate::aria`] whether it is hidden, what its role is and,
 //! for nodes it emits, what its name is. Generic wrappers are not emitted: their text and

@@ -23,7 +23,8 @@
 use html5ever::local_name;
 use serde_json::{Map, Value};
 
-use super::structured::{is_json_ld, MAX_JSON_LD};
+use super::element::is_json_ld;
+use super::structured::MAX_JSON_LD;
 use crate::parse::{Dom, NodeId};
 use crate::text::{bracket_safe, normalize, truncate_with_ellipsis};
 

@@ -1,9 +1,9 @@
-//! The main-content stage: which part of a parsed page is its content, for every reader of
-//! it. [`read`](mod@crate::read) reads what it finds, the snapshot ranks it as its second
-//! priority class (the walk marks it in the node tree, `TreeNode::main`), and
+//! Stage 3, the main-content stage: which part of a parsed page is its content, for every
+//! reader of it. [`read`](mod@crate::read) reads what it finds, the snapshot ranks it as its
+//! second priority class (the walk marks it in the node tree, `TreeNode::main`), and
 //! [`Document::main_content`](crate::Document::main_content) names it, so all three agree.
 //!
-//! One bottom-up pass measures every element (`page`: visible text, link text, commas,
+//! One bottom-up pass measures every element (`measure`: visible text, link text, commas,
 //! paragraphs, images, controls; hidden text and boilerplate count nothing), Mozilla
 //! Readability's paragraph scoring picks a top candidate, and two steps that Readability
 //! does not have make it hold for pages other than articles:
@@ -57,17 +57,32 @@
 //! relaxed one keeps other unlikely classes: a thread's `comment` posts). A node the pass
 //! did not look at is never read by any path.
 
+//! The stage's files, in the order data flows through them (each uses only those above it):
+//!
+//! - `element`: what an element is (block, heading, boilerplate by tag or role, the class
+//!   and id hints, landmarks, an item's author pane, a numbered post, microdata types);
+//! - `measure`: the pass that flags and measures every element (`Page`), Readability's
+//!   scoring, and the cleaning: what a read of the content leaves out;
+//! - `structured`: what the page's structured data names as its product, located on the
+//!   measured page;
+//! - `choice`: what wins: the top candidate and its growth, the extractions, cards and text
+//!   regions compared, the product region's check (`find`), and which view of the page is
+//!   read (the no-script view's rule);
+//! - `facts`: the page's own data, its structured data's typed facts as one line.
+//! - this file: the result (`MainContent`) and where each node stands to it.
+
+mod choice;
+mod element;
 mod facts;
-mod page;
+mod measure;
 mod structured;
 
+pub(crate) use choice::{find, no_script_view_may_win, no_script_view_wins};
+pub(crate) use element::{heading_level, is_block};
 pub(crate) use facts::{data_line, declared_text};
-use page::is_main_landmark;
-pub(crate) use page::{heading_level, is_block, Page};
+pub(crate) use measure::Page;
 
-use crate::aria::Index;
 use crate::parse::{Dom, NodeId};
-use structured::ProductRegion;
 
 /// The main content of a page, as found: owned, so a [`Document`](crate::Document) keeps it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -157,236 +172,5 @@ impl MainContent {
             }
         }
         member
-    }
-}
-
-/// A strict extraction that keeps fewer characters than this is compared with a relaxed one,
-/// which must keep twice as many to win: a short article stays short rather than gaining the
-/// sidebar its rules had removed, but a service page whose cards the cleaning took (images
-/// outnumber paragraphs) gets them back. Readability compares at 500 characters; at 2 000
-/// the web2025 pages gain 0.013 F1 and the reading set's articles lose nothing.
-const RELAXED_BELOW: usize = 2_000;
-
-/// A strict extraction of [`RELAXED_BELOW`] to this many characters is compared too, and gives
-/// way to a relaxed one only when that keeps five times as much: a product page whose strict
-/// top is its specification table (its feature bullets are list items, which Readability does
-/// not score) against the product's whole block. Trafilatura compares at any length; with
-/// five times here, comparing at any length changes two pages more on web2025, one for the
-/// worse, and costs a second pass on every page.
-const RELAXED_COMPARED_BELOW: usize = 2 * RELAXED_BELOW;
-/// What the relaxed extraction must keep, in times the strict one's, to win: twice below
-/// [`RELAXED_BELOW`] (Readability's retry without its flags), five times above it.
-fn relaxed_factor(kept: usize) -> usize {
-    if kept < RELAXED_BELOW {
-        2
-    } else {
-        5
-    }
-}
-
-/// Characters the no-script view's content must keep to be read instead of the scripted
-/// view's: more than a "please enable JavaScript" line or a crawler's stub, about a short
-/// post's worth.
-const NO_SCRIPT_MIN: usize = 250;
-
-/// How many times the scripted view's content the no-script view's must keep: "far less"
-/// in the ruling's words, so that a page showing its content with scripts keeps that view
-/// and its `<noscript>` fallbacks (images shown already, tracking pixels, tag-manager frames)
-/// are never read.
-const NO_SCRIPT_FACTOR: usize = 3;
-
-/// Whether a page whose scripted view's content is `scripted`, and whose `<noscript>`
-/// elements hold about `noscript_chars` characters ([`Dom::noscript_chars`]), is worth
-/// parsing again in the no-script view: only when that view could win
-/// ([`no_script_view_wins`]).
-pub(crate) fn no_script_view_may_win(scripted: &MainContent, noscript_chars: usize) -> bool {
-    noscript_chars >= NO_SCRIPT_MIN && noscript_chars >= (NO_SCRIPT_FACTOR - 1) * scripted.kept
-}
-
-/// Whether the no-script view of a page is read instead of its scripted view: when the
-/// scripted view has no main content or far less than the no-script view (forum software
-/// serves the thread in `<noscript>` and an empty shell to browsers with scripts). Never
-/// both views mixed: the no-script view is the whole page as a browser without scripts
-/// shows it.
-pub(crate) fn no_script_view_wins(scripted: &MainContent, no_script: &MainContent) -> bool {
-    no_script.kept >= NO_SCRIPT_MIN && no_script.kept > NO_SCRIPT_FACTOR * scripted.kept
-}
-
-/// Finds the main content of a parsed page. A run of cards holding more than twice the text
-/// of the prose extraction is the content instead (a category page's products, a listing's
-/// results: link-heavy, so Readability's scoring and cleaning pass them by and pick the
-/// newsletter box). web2025: collection F1 0.372 -> 0.410, listing 0.597 -> 0.637, the
-/// reading set unchanged.
-pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
-    let first = attempt(dom, index, Cleaning::Strict);
-    let product = first.product;
-    let chosen = choose(dom, index, first);
-    let mut found = match product {
-        Some(product) => settle(dom, chosen, product),
-        None => chosen,
-    };
-    // The page's own main landmark, chosen as it stands: the author's word on what the
-    // content is. A landing page's sections there are link-rich and image-rich (cards of
-    // features, customer stories), which the conditional cleaning takes; an article's
-    // content is the body inside the landmark, a smaller node, and keeps the strict rules.
-    // web2025: service F1 0.738 -> 0.749 (`with` 0.697 -> 0.774), product 0.529 -> 0.536
-    // (the name, price, stock and specifications of a product laid out in `<main>`); the
-    // reading set's precision 0.975 -> 0.973.
-    if found.cleaning == Cleaning::Strict
-        && found
-            .top
-            .and_then(|t| dom.element(t))
-            .is_some_and(is_main_landmark)
-    {
-        found.cleaning = Cleaning::Classes;
-    }
-    found
-}
-
-/// The region the page's structured data names as its product, as a sanity check of the one
-/// chosen: a choice beside it (the reviews, a recommendations strip) gives way to the element
-/// holding both, or to the product alone when only the body holds both. A choice that holds
-/// the product, or is part of it, stays.
-fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
-    let ProductRegion {
-        region: product,
-        by_control,
-    } = found;
-    // The product holds at least what was chosen: its measure stands for both.
-    let kept = chosen.kept;
-    let Some(top) = chosen.top else {
-        return MainContent::relaxed(product, vec![product], kept);
-    };
-    if chosen.parts.iter().any(|&p| dom.holds(p, product)) {
-        return chosen;
-    }
-    if dom.holds(product, top) {
-        // Inside the block that holds the product's name and its add-to-cart control (the
-        // reviews or a description that outscored them): that block is read, the name,
-        // price and availability first, as a person sees the page. A structured-data region
-        // is the name and description already: a choice inside it stays.
-        if by_control && product != top {
-            return MainContent::relaxed(product, vec![product], kept);
-        }
-        return chosen;
-    }
-    let body = dom.body();
-    let both = structured::common_ancestor(dom, top, product)
-        .filter(|&c| Some(c) != body && Some(c) != dom.document_element());
-    let parts = match both {
-        Some(both) => vec![both],
-        // Only the body holds both: the product, then what was chosen (its description or
-        // reviews, further down), or the other way round, as the page has them.
-        None => {
-            let mut parts = chosen.parts;
-            let at = parts
-                .iter()
-                .position(|&p| structured::precedes(dom, product, p))
-                .unwrap_or(parts.len());
-            parts.insert(at, product);
-            parts
-        }
-    };
-    // The product region is read as it stands: its specifications are link-dense and
-    // image-dense, which the strict cleaning takes.
-    MainContent::relaxed(both.unwrap_or(product), parts, kept)
-}
-
-/// The prose extraction, the relaxed one, the cards and the largest text region compared.
-fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
-    let Attempt {
-        content: strict,
-        kept,
-        cards,
-        ..
-    } = first;
-    let listing = |kept: usize| {
-        cards
-            .filter(|&(_, text)| text as usize > 2 * kept)
-            .map(|(parent, text)| MainContent::relaxed(parent, vec![parent], text as usize))
-    };
-    if kept >= RELAXED_COMPARED_BELOW {
-        return listing(kept).unwrap_or(strict);
-    }
-    let Attempt {
-        content: relaxed,
-        kept: relaxed_kept,
-        region,
-        ..
-    } = attempt(dom, index, Cleaning::Relaxed);
-    let (best, kept) = if relaxed_kept > relaxed_factor(kept) * kept {
-        (relaxed, relaxed_kept)
-    } else {
-        (strict, kept)
-    };
-    if let Some(found) = listing(kept) {
-        return found;
-    }
-    match region {
-        Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
-            MainContent::relaxed(region, vec![region], text as usize)
-        }
-        _ => best,
-    }
-}
-
-/// The last link of the fallback chain: an extraction keeping fewer than [`RELAXED_BELOW`]
-/// characters, on a page whose largest visible text region holds this many times as much,
-/// gives way to that region ("no main content" is for a page with no visible text). A shop's product page
-/// or a front page of cards scores a newsletter line or a 404 heading; a short article (a
-/// paywalled lead of 465 characters beside a page of teasers) keeps its lead: at a ratio of
-/// 3 the reading set's short articles took their page's teasers, at 5 nothing changes there
-/// (nor at 4 with a second rule for 1 000 to 2 000 characters, which took an article's menu).
-/// web2025: ALL F1 0.755 -> 0.760, collection 0.410 -> 0.450, listing 0.637 -> 0.667, empty
-/// 38 -> 33; at 1 000 characters instead of 2 000 one listing fewer.
-const FALLBACK_RATIO: usize = 5;
-
-/// One extraction and what the comparisons need of its measured page.
-struct Attempt {
-    content: MainContent,
-    /// Characters the extraction keeps after cleaning.
-    kept: usize,
-    /// The largest card run and its text (strict attempt only).
-    cards: Option<(NodeId, u32)>,
-    /// The structured data's product region (strict attempt only).
-    product: Option<ProductRegion>,
-    /// The largest text region and its text (relaxed attempt only).
-    region: Option<(NodeId, u32)>,
-}
-
-/// One extraction, `Cleaning::Strict` or `Cleaning::Relaxed`.
-fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
-    let strict = cleaning == Cleaning::Strict;
-    let page = Page::measure(dom, index, cleaning);
-    let (top, parts) = match page.main_content() {
-        Some(m) => (Some(m.top), m.parts),
-        // Nothing scored (no paragraph of 25 characters): the whole body is the content.
-        None => (None, vec![page.body]),
-    };
-    let kept = page.kept_chars(&parts);
-    let (cards, product, region) = if strict {
-        (
-            page.largest_card_run(),
-            structured::product_region(&page),
-            None,
-        )
-    } else {
-        let region = page
-            .largest_text_region()
-            .map(|r| (r, page.agg[r.index()].text));
-        (None, None, region)
-    };
-    Attempt {
-        content: MainContent {
-            cleaning,
-            top,
-            left_out: page.left_out_by_class(&parts),
-            parts,
-            kept,
-        },
-        kept,
-        cards,
-        product,
-        region,
     }
 }

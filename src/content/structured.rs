@@ -8,10 +8,11 @@
 //! Every walk is iterative (explicit stacks, arena links): no recursion on page depth or on
 //! JSON depth (serde_json's parser stops at 128 levels).
 
-use html5ever::{local_name, LocalName};
+use html5ever::local_name;
 use serde_json::Value;
 
-use super::page::Page;
+use super::element::PRODUCT_TYPES;
+use super::measure::Page;
 use crate::parse::{Dom, Element, NodeData, NodeId};
 
 /// JSON-LD scripts longer than this are not read (a page's whole state dumped as JSON-LD).
@@ -22,49 +23,6 @@ const KEY_CHARS: usize = 40;
 const MIN_KEY_CHARS: usize = 20;
 /// Shown characters a product region holds at least.
 const MIN_REGION_TEXT: u32 = 100;
-/// The JSON-LD types of a product page.
-const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "IndividualProduct"];
-
-/// Whether a `<script>` holds JSON-LD.
-pub(super) fn is_json_ld(el: Element<'_>) -> bool {
-    el.is_html(&local_name!("script"))
-        && el
-            .attr(&local_name!("type"))
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-}
-
-/// Whether an element is a microdata product (`itemtype` ending in `/Product`).
-pub(super) fn is_microdata_product(el: Element<'_>, itemtype: &LocalName) -> bool {
-    has_microdata_type(el, itemtype, PRODUCT_TYPES)
-}
-
-/// schema.org types of a thread: the question with its answers (Stack Exchange's
-/// `itemtype=https://schema.org/Question` holds both), or a discussion with its replies.
-const THREAD_TYPES: &[&str] = &["Question", "DiscussionForumPosting"];
-
-/// Whether an element is a microdata thread ([`THREAD_TYPES`]).
-pub(super) fn is_microdata_thread(el: Element<'_>, itemtype: &LocalName) -> bool {
-    has_microdata_type(el, itemtype, THREAD_TYPES)
-}
-
-/// Whether an element is a microdata person (`itemtype` ending in `/Person`): in a post, its
-/// author, which some forum software names so without `itemprop=author` on every post.
-pub(super) fn is_microdata_person(el: Element<'_>, itemtype: &LocalName) -> bool {
-    has_microdata_type(el, itemtype, &["Person"])
-}
-
-/// Whether one of the element's `itemtype` URLs ends in one of `types`.
-fn has_microdata_type(el: Element<'_>, itemtype: &LocalName, types: &[&str]) -> bool {
-    el.attr(itemtype).is_some_and(|t| {
-        t.split_ascii_whitespace().any(|t| {
-            let t = t.trim_end_matches('/');
-            types
-                .iter()
-                .any(|p| t.rsplit('/').next().is_some_and(|last| last == *p))
-        })
-    })
-}
-
 /// A product's name and description, from the page's JSON-LD.
 #[derive(Default, Debug)]
 struct Product {
@@ -248,7 +206,7 @@ fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
         // One product and its parts; several side by side are a category page's cards.
         return page.microdata_products[1..]
             .iter()
-            .all(|&p| page.is_ancestor(first, p))
+            .all(|&p| page.dom.is_ancestor(first, p))
             .then(|| structured(first));
     }
     if page.json_ld.is_empty() {
@@ -271,7 +229,7 @@ fn product_element(page: &Page<'_>) -> Option<ProductRegion> {
         .description
         .as_deref()
         .and_then(|d| keys_of(d).iter().find_map(|key| find_text(page, key)))
-        .and_then(|description| common_ancestor(dom, heading, description))
+        .and_then(|description| dom.common_ancestor(heading, description))
         .map(structured)
         .or_else(by_control)
 }
@@ -326,7 +284,7 @@ fn bought_here(page: &Page<'_>) -> Option<NodeId> {
     // have one too): the one whose common container with it is the deepest.
     page.h1s
         .iter()
-        .filter_map(|&h| common_ancestor(dom, h, first))
+        .filter_map(|&h| dom.common_ancestor(h, first))
         .max_by_key(|&c| dom.ancestors(c).count())
 }
 
@@ -378,41 +336,6 @@ fn named_heading(page: &Page<'_>, product: &Product) -> Option<NodeId> {
         }
         names(&crate::text::normalize(&text), name)
     })
-}
-
-/// The nearest element holding both nodes.
-pub(super) fn common_ancestor(dom: &Dom, a: NodeId, b: NodeId) -> Option<NodeId> {
-    let mut above_a: foldhash::HashSet<NodeId> = foldhash::HashSet::default();
-    above_a.insert(a);
-    above_a.extend(dom.ancestors(a).map(|(id, _)| id));
-    if above_a.contains(&b) {
-        return dom.element(b).map(|_| b);
-    }
-    dom.ancestors(b)
-        .map(|(id, _)| id)
-        .find(|id| above_a.contains(id))
-}
-
-/// Whether `a` comes before `b` in document order (neither holding the other).
-pub(super) fn precedes(dom: &Dom, a: NodeId, b: NodeId) -> bool {
-    // The chain from `a` up, each with the child it was reached from.
-    let mut chain: foldhash::HashMap<NodeId, NodeId> = foldhash::HashMap::default();
-    let mut child = a;
-    for (up, _) in dom.ancestors(a) {
-        chain.insert(up, child);
-        child = up;
-    }
-    let mut child_b = b;
-    for (up, _) in dom.ancestors(b) {
-        if let Some(&child_a) = chain.get(&up) {
-            return dom
-                .children(up)
-                .find(|&c| c == child_a || c == child_b)
-                .is_some_and(|c| c == child_a);
-        }
-        child_b = up;
-    }
-    false
 }
 
 #[cfg(test)]

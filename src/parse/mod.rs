@@ -573,6 +573,52 @@ impl Dom {
         node == ancestor || self.ancestors(node).any(|(a, _)| a == ancestor)
     }
 
+    /// Whether `anc` is a parent of `id`, or a parent's parent, and so on (not `id` itself).
+    pub(crate) fn is_ancestor(&self, anc: NodeId, mut id: NodeId) -> bool {
+        while let Some(p) = self.node(id).parent {
+            if p == anc {
+                return true;
+            }
+            id = p;
+        }
+        false
+    }
+
+    /// The nearest element holding both nodes.
+    pub(crate) fn common_ancestor(&self, a: NodeId, b: NodeId) -> Option<NodeId> {
+        let mut above_a: foldhash::HashSet<NodeId> = foldhash::HashSet::default();
+        above_a.insert(a);
+        above_a.extend(self.ancestors(a).map(|(id, _)| id));
+        if above_a.contains(&b) {
+            return self.element(b).map(|_| b);
+        }
+        self.ancestors(b)
+            .map(|(id, _)| id)
+            .find(|id| above_a.contains(id))
+    }
+
+    /// Whether `a` comes before `b` in document order (neither holding the other).
+    pub(crate) fn precedes(&self, a: NodeId, b: NodeId) -> bool {
+        // The chain from `a` up, each with the child it was reached from.
+        let mut chain: foldhash::HashMap<NodeId, NodeId> = foldhash::HashMap::default();
+        let mut child = a;
+        for (up, _) in self.ancestors(a) {
+            chain.insert(up, child);
+            child = up;
+        }
+        let mut child_b = b;
+        for (up, _) in self.ancestors(b) {
+            if let Some(&child_a) = chain.get(&up) {
+                return self
+                    .children(up)
+                    .find(|&c| c == child_a || c == child_b)
+                    .is_some_and(|c| c == child_a);
+            }
+            child_b = up;
+        }
+        false
+    }
+
     /// All nodes below `root` (excluding `root`) in document order, without recursion.
     pub fn descendants(&self, root: NodeId) -> Descendants<'_> {
         Descendants {

@@ -1,5 +1,5 @@
-//! A stage beside [`render`](mod@crate::render): the page's main content as readable lines,
-//! under a hard character budget.
+//! Stage 5, beside [`render`](mod@crate::render): the page's main content as readable
+//! lines, under a hard character budget.
 //!
 //! The [content stage](mod@crate::content) finds the main content (the part the snapshot
 //! ranks as its main content too); `blocks` turns it into markdown-like blocks; this module

@@ -4,13 +4,14 @@
 //! Three linear passes over the flattened tree (see `docs/rendering.md`):
 //! 1. bottom-up: per subtree, text and link-text bytes, links, controls, refs, key fields, a
 //!    signature of its links (to spot a repeated menu);
-//! 2. top-down: the main content (a `main` landmark, else Readability-style scoring over the
-//!    tree), the kind of line each node makes, and a priority class inherited from the nearest
-//!    classified ancestor;
+//! 2. top-down, in named steps (`Plan::new`): the main content (a `main` landmark, else
+//!    Readability-style scoring over the tree), the kind of line each node makes, a priority
+//!    class inherited from the nearest classified ancestor, the key forms, the lines of
+//!    prose and the cards;
 //! 3. the choice: priority classes in turn, each in document order, take nodes while their
 //!    line, the lines of their ancestors and the stub lines their neighbours will need still
 //!    fit the budget; then a run of hidden lines no longer than its stub is shown instead of
-//!    it, and the classes run again with what that gave back (`super::choose`).
+//!    it, and the classes run again with what that gave back (`super::choice`).
 //!
 //! The output is then written in document order (`super::emit`): what was not chosen folds
 //! into one stub line per run of siblings, which says what it holds and how to get it.
@@ -40,7 +41,7 @@ const DIALOG_MAX_TEXT: u32 = 2000;
 const CARD_MAX_TEXT: u32 = 1000;
 
 /// A table of the content with this many rows or fewer ranks with its prose (see
-/// `Plan::new`): a syntax box, a specification, a price list.
+/// [`small_tables`]): a syntax box, a specification, a price list.
 const SMALL_TABLE_ROWS: u32 = 12;
 
 /// What line a node makes.
@@ -308,9 +309,20 @@ fn fnv(h: u64, bytes: &[u8]) -> u64 {
 fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
     let mut counts = vec![Counts::default(); flat.len()];
     for i in (0..flat.len()).rev() {
-        let node = flat[i].node;
-        let role = role_of(node);
         let mut c = counts[i];
+        c.add_own(flat[i].node, refs_ok[i]);
+        counts[i] = c;
+        if i > 0 {
+            counts[flat[i].parent as usize].add_child(c);
+        }
+    }
+    counts
+}
+
+impl Counts {
+    /// Adds what `node` says itself to the counts of its children.
+    fn add_own(&mut self, node: &TreeNode, ref_ok: bool) {
+        let role = role_of(node);
         let own_text = node.text.as_deref().map_or(0, str::len)
             + if node.children.is_empty() && node.text.is_none() && !node.is_text_run() {
                 node.name.as_deref().map_or(0, str::len)
@@ -318,54 +330,52 @@ fn count(flat: &[Flat<'_>], refs_ok: &[bool]) -> Vec<Counts> {
                 0
             };
         let own = u32::try_from(own_text).unwrap_or(u32::MAX);
-        c.text = c.text.saturating_add(own);
+        self.text = self.text.saturating_add(own);
         if role == "link" {
-            c.links += 1;
+            self.links += 1;
             // A link's text is everything in it.
-            c.link_text = c
+            self.link_text = self
                 .text
                 .max(node.name.as_deref().map_or(0, |n| n.len() as u32));
-            c.link_sig = fnv(
+            self.link_sig = fnv(
                 fnv(0, node.name.as_deref().unwrap_or("").as_bytes()),
                 node.attrs.get("href").unwrap_or("").as_bytes(),
             );
         }
         // (Only controls can be key fields: the checks below are skipped for the rest.)
         if is_control(role) {
-            c.controls += 1;
-            c.key = c.key.max(key_of(node));
-            c.multiline |= role == "textbox" && node.tag == "textarea";
+            self.controls += 1;
+            self.key = self.key.max(key_of(node));
+            self.multiline |= role == "textbox" && node.tag == "textarea";
         }
-        if refs_ok[i] {
-            c.refs += 1;
+        if ref_ok {
+            self.refs += 1;
         }
         if own_text > 0 && role != "link" {
-            c.blocks += 1;
+            self.blocks += 1;
             if let Some(t) = node.text.as_deref() {
-                c.text_sig = fnv(c.text_sig, t.as_bytes());
-            }
-        }
-        counts[i] = c;
-        if i > 0 {
-            let p = flat[i].parent as usize;
-            let pc = &mut counts[p];
-            pc.text = pc.text.saturating_add(c.text);
-            pc.link_text = pc.link_text.saturating_add(c.link_text);
-            pc.links += c.links;
-            pc.controls += c.controls;
-            pc.refs += c.refs;
-            pc.blocks += c.blocks;
-            pc.key = pc.key.max(c.key);
-            pc.multiline |= c.multiline;
-            if c.link_sig != 0 {
-                pc.link_sig = fnv(pc.link_sig, &c.link_sig.to_le_bytes());
-            }
-            if c.text_sig != 0 {
-                pc.text_sig = fnv(pc.text_sig, &c.text_sig.to_le_bytes());
+                self.text_sig = fnv(self.text_sig, t.as_bytes());
             }
         }
     }
-    counts
+
+    /// Adds a child's subtree counts `c` to its parent's.
+    fn add_child(&mut self, c: Counts) {
+        self.text = self.text.saturating_add(c.text);
+        self.link_text = self.link_text.saturating_add(c.link_text);
+        self.links += c.links;
+        self.controls += c.controls;
+        self.refs += c.refs;
+        self.blocks += c.blocks;
+        self.key = self.key.max(c.key);
+        self.multiline |= c.multiline;
+        if c.link_sig != 0 {
+            self.link_sig = fnv(self.link_sig, &c.link_sig.to_le_bytes());
+        }
+        if c.text_sig != 0 {
+            self.text_sig = fnv(self.text_sig, &c.text_sig.to_le_bytes());
+        }
+    }
 }
 
 /// Whether a node between two marked parts of the main content, in their parent, reads as
@@ -410,6 +420,22 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             return m;
         }
     }
+    let best = best_scored(flat, counts, &block_scores(flat, counts));
+    // A candidate inside the chrome, or without a score, is no main content.
+    let mut p = best;
+    while p != 0 {
+        if is_chrome(role_of(flat[p].node)) {
+            return 0;
+        }
+        p = flat[p].parent as usize;
+    }
+    best
+}
+
+/// What the text blocks of 25 bytes or more give each node: a block's score
+/// (`1 + commas + min(len / 100, 3)`) to its parent, half of it to its grandparent and a
+/// third of it per level further up (five levels).
+fn block_scores(flat: &[Flat<'_>], counts: &[Counts]) -> Vec<f64> {
     let mut score = vec![0f64; flat.len()];
     for i in 1..flat.len() {
         let node = flat[i].node;
@@ -441,6 +467,13 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             p = flat[p].parent as usize;
         }
     }
+    score
+}
+
+/// The node whose score, scaled by one minus its link density and by its role, is the
+/// highest (the first of equals; 0 when none scores). Text runs, the chrome and
+/// complementary regions are not candidates.
+fn best_scored(flat: &[Flat<'_>], counts: &[Counts], score: &[f64]) -> usize {
     let mut best = 0;
     let mut best_score = 0.0;
     for i in 0..flat.len() {
@@ -466,14 +499,6 @@ fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
             best = i;
             best_score = s;
         }
-    }
-    // A candidate inside the chrome, or without a score, is no main content.
-    let mut p = best;
-    while p != 0 {
-        if is_chrome(role_of(flat[p].node)) {
-            return 0;
-        }
-        p = flat[p].parent as usize;
     }
     best
 }
@@ -563,6 +588,11 @@ pub(super) fn option_list(flat: &[Flat<'_>], i: usize) -> bool {
 }
 
 impl Plan {
+    /// The analysis, pass by pass: [`count`] (bottom-up, pass 1), then the top-down pass 2
+    /// in steps, each over the whole tree in document order: [`locate_main`],
+    /// [`membership`], [`lines`], [`priorities`], [`form_clusters`], [`prose_lines`],
+    /// [`small_tables`], [`prose_runs`] and [`cards`]. Nothing is chosen yet: only the root
+    /// is shown (pass 3, the choice, is `super::choice`).
     pub(super) fn new(
         flat: &[Flat<'_>],
         forms: &[(u32, u32)],
@@ -570,322 +600,29 @@ impl Plan {
         opts: &RenderOptions,
     ) -> Plan {
         let counts = count(flat, refs_ok);
-        // The producer's word first: the offline walk marks what the content stage found
-        // (the part `read` reads); a tree without marks is scored here.
-        let marked: Vec<usize> = (1..flat.len()).filter(|&i| flat[i].node.main).collect();
-        // The whole page marked (the content stage found the content spread over the body:
-        // a landing page's sections) is the page without a main part: everything ranks as
-        // content but its chrome. Not the tree's own scoring, which would pick one part.
-        let whole = flat.first().is_some_and(|f| f.node.main);
-        let main = match marked.as_slice() {
-            _ if whole => 0,
-            [] => main_content(flat, &counts),
-            [one] => *one,
-            [first, rest @ ..] => rest
-                .iter()
-                .fold(*first, |a, &b| common_ancestor(flat, a, b)),
-        };
-        let has_main = main != 0 || !marked.is_empty();
-        // What lies between the marked parts, directly in their common parent: the content
-        // stage joins sibling elements (Readability's sibling step) and cannot name a text
-        // node, but a paragraph written as bare text and inline links between two joined
-        // paragraphs (news sites do this), or a code block it passed over, is as much the
-        // content as they are (`between_part`).
-        let between = match marked.as_slice() {
-            [first, .., last] => (*first, flat[*last].end as usize),
-            _ => (0, 0),
-        };
-        let n = flat.len();
-        let content = |i: usize| !opts.compact || flat[i].has_ref || flat[i].has_text;
-
-        // Pass 2, top-down: main membership, kinds, depths, priorities, repeats.
-        let mut in_main = vec![false; n];
-        let mut kind = vec![Kind::None; n];
-        let mut depth = vec![0u32; n];
-        let mut prio = vec![P_REST; n];
-        let mut repeats: Vec<Option<u32>> = vec![None; n];
-        let mut first_sig: HashMap<u64, u32> = HashMap::new();
-        in_main[0] = !has_main;
-        kind[0] = Kind::Container;
-        prio[0] = if has_main { P_REST } else { P_MAIN };
-        // (index of the line that swallowed this subtree, if any)
-        let mut swallowed_until = 0usize;
-        let mut text_override = HashMap::new();
-        let mut last_child: HashMap<usize, usize> = HashMap::new();
-        for i in 1..n {
-            let f = &flat[i];
-            let p = f.parent as usize;
-            let node = f.node;
-            let role = role_of(node);
-            in_main[i] = !node.left_out
-                && (in_main[p]
-                    || if marked.is_empty() {
-                        i == main
-                    } else {
-                        node.main
-                            || (p == main
-                                && i > between.0
-                                && i < between.1
-                                && between_part(role, counts[i]))
-                    });
-            depth[i] = depth[p] + u32::from(kind[p] == Kind::Container && p != 0);
-            if i < swallowed_until || !content(i) {
-                kind[i] = Kind::None;
-                prio[i] = prio[p];
-                continue;
-            }
-            kind[i] = if node.is_text_run()
-                || (role == "row" && simple_row(flat, i))
-                || option_list(flat, i)
-                || node.children.is_empty()
-                || (inline_role(role) && inlineable(flat, i))
-                || (inlineable(flat, i)
-                    && (in_main[i] || counts[i].text as usize <= opts.max_text_per_node))
-            {
-                Kind::Line
-            } else if f.node.ref_.is_none()
-                && node.name.is_none()
-                && !matches!(role, "list" | "table" | "row" | "")
-                && single_content_child(flat, i, &content)
-            {
-                Kind::Transparent
-            } else {
-                Kind::Container
-            };
-            if kind[i] == Kind::Line {
-                swallowed_until = f.end as usize;
-            }
-            if node.is_text_run() && kind[p] != Kind::Line {
-                // A label's words beside the field they name, a legend repeating its group's
-                // name: said once, on the element's line.
-                let prev = last_child.get(&p).map(|&j| flat[j].node);
-                let next = flat.get(f.end as usize).filter(|_| f.end < flat[p].end);
-                let text = node.text.as_deref().unwrap_or("");
-                let rest = strip_names(text, flat[p].node, prev, next.map(|n| n.node));
-                if rest.len() != text.len() {
-                    if rest.is_empty() {
-                        kind[i] = Kind::None;
-                    } else {
-                        text_override.insert(i, rest.to_string());
-                    }
-                }
-            }
-            last_child.insert(p, i);
-
-            // Priority: inherited, then what this node says of itself.
-            let mut pr = prio[p];
-            if in_main[i] && pr == P_REST {
-                pr = P_MAIN;
-            }
-            // What the content's reader leaves out of it ranks with the rest of the page.
-            if node.left_out && pr == P_MAIN {
-                pr = P_REST;
-            }
-            match role {
-                "navigation" | "banner" | "contentinfo" if i != main => pr = P_CHROME,
-                "complementary" if pr != P_KEY && pr != P_CHROME => pr = P_ASIDE,
-                // A document in a modal (terms, a refund policy, a size guide) is no prompt:
-                // offline its dialog is most likely closed (a script or an external sheet
-                // hides it), and first it would take the budget from the page.
-                "dialog" | "alertdialog" if counts[i].text > DIALOG_MAX_TEXT => {}
-                // A `role=dialog` box in the banner, a menu or the footer (a region picker, a
-                // mega-menu panel) is one of the chrome's popups, most likely closed offline:
-                // it ranks with the chrome. A `<dialog>` element is in the tree only when open
-                // (a closed one is `display: none`), and an alert dialog asks now.
-                "dialog" if pr == P_CHROME && node.tag != "dialog" => {}
-                "dialog" | "alertdialog" | "alert" | "search" => {
-                    pr = if consent_block(flat, i) {
-                        P_CHROME
-                    } else {
-                        P_KEY
-                    };
-                }
-                // A section of the content that speaks of cookies is a recipe's, not a
-                // consent notice (those sit outside the content).
-                "region" | "form" if !in_main[i] && consent_block(flat, i) => pr = P_CHROME,
-                "heading" => match node.level {
-                    Some(1) if pr != P_CHROME => pr = P_KEY,
-                    Some(2 | 3) if pr == P_REST => pr = P_MAIN,
-                    _ => {}
-                },
-                "searchbox" => pr = P_KEY,
-                _ => {}
-            }
-            let c = counts[i];
-            // A link farm outside the main content: five links or more, link text 80 % of
-            // all text (trafilatura's rule). Not the node holding the content's parts nor
-            // one around it: a results page's `main`, its cards' links and buttons straight
-            // under it beside the marked paragraphs, is link-heavy, and as a link farm it
-            // ranked its whole content with the chrome.
-            let holds_main = i <= main && main < f.end as usize;
-            if !in_main[i]
-                && !holds_main
-                && kind[i] == Kind::Container
-                && c.links >= 5
-                && u64::from(c.link_text) * 10 >= u64::from(c.text) * 8
-                && pr > P_KEY
-            {
-                pr = P_CHROME;
-            }
-            // A group of links seen before (the mobile copy of the desktop menu): once. A
-            // group of mostly text repeats only with its text: a forum's second post by one
-            // author has the links of the first (the author's name, badge and post count),
-            // but its text is its own. A quotation with the links of an earlier post quotes
-            // it, whatever its labels ("… wrote:").
-            if c.links >= 3 && c.link_sig != 0 && kind[i] != Kind::None && !holds_main {
-                let links_only =
-                    u64::from(c.link_text) * 2 >= u64::from(c.text) || role == "blockquote";
-                match first_sig.get(&c.link_sig) {
-                    Some(&first)
-                        if !inside(flat, i, first as usize)
-                            && (links_only || counts[first as usize].text_sig == c.text_sig) =>
-                    {
-                        repeats[i] = Some(first);
-                        pr = P_CHROME;
-                    }
-                    Some(_) => {}
-                    None => {
-                        first_sig.insert(c.link_sig, i as u32);
-                    }
-                }
-            }
-            prio[i] = pr;
-        }
+        let at = locate_main(flat, &counts);
+        let in_main = membership(flat, &counts, &at);
+        let Lines {
+            kind,
+            depth,
+            folded,
+            text_override,
+        } = lines(flat, &counts, &in_main, opts);
+        let (mut prio, repeats) = priorities(flat, &counts, &kind, &folded, &in_main, &at);
         let form_of = form_clusters(flat, forms, &kind, &counts, &mut prio);
-
-        let mut prose = (0..n)
-            .map(|i| {
-                let c = counts[i];
-                // A table row is one line of its cells: text of the article when the table
-                // is (a list of films, of results), so it ranks with paragraphs, not after
-                // the references below it.
-                kind[i] == Kind::Line
-                    && c.text >= 40
-                    && c.link_text * 2 < c.text
-                    && (scores_as_block(flat[i].node) || role_of(flat[i].node) == "row")
-            })
-            .collect::<Vec<bool>>();
-        // A small table of the content (a directive's syntax, a product's specifications)
-        // is read with the text around it: its short rows ("Default: aio off;") would wait
-        // behind every paragraph of the page and fold, away from the text that explains them.
-        let rows_before = count_before(flat, |node| role_of(node) == "row");
-        for i in 1..n {
-            if !in_main[i] || prose[i] || kind[i] != Kind::Line || role_of(flat[i].node) != "row" {
-                continue;
-            }
-            // The table: the row's parent, or its row group's.
-            let mut t = flat[i].parent as usize;
-            if role_of(flat[t].node) == "rowgroup" {
-                t = flat[t].parent as usize;
-            }
-            let small = matches!(role_of(flat[t].node), "table" | "grid" | "treegrid")
-                && rows_before[flat[t].end as usize] - rows_before[t] <= SMALL_TABLE_ROWS;
-            prose[i] = small && counts[i].text > 0;
-        }
-        // Within the main content (prose ranks only there), the items of a list that holds
-        // prose read as one text: a short item ("2021 planning underway") or one made mostly
-        // of its links ("[Bug 1678173] fixed") stays with its siblings. So does a short text
-        // between two paragraphs ("Advertising", a pull quote's credit). Alone, each would
-        // be folded into a stub line as long as itself. (Three quarters of link text still
-        // marks a list of links.)
-        let mut holds_prose = vec![false; n];
-        for i in 1..n {
-            if in_main[i] && prose[i] {
-                holds_prose[flat[i].parent as usize] = true;
-            }
-        }
-        // The line before each, among its parent's lines, as the pass goes.
-        let mut last_line = vec![u32::MAX; n];
-        for i in 1..n {
-            if !in_main[i] || kind[i] != Kind::Line {
-                continue;
-            }
-            let p = flat[i].parent as usize;
-            let prev = std::mem::replace(&mut last_line[p], i as u32);
-            let c = counts[i];
-            if prose[i] || c.text == 0 || u64::from(c.link_text) * 4 >= u64::from(c.text) * 3 {
-                continue;
-            }
-            let in_prose_list = role_of(flat[i].node) == "listitem" && holds_prose[p];
-            // The next sibling that makes a line (an empty `<p>` between a code sample and
-            // the paragraph after it makes none).
-            let mut next = flat[i].end as usize;
-            while next < n && flat[next].parent as usize == p && kind[next] == Kind::None {
-                next = flat[next].end as usize;
-            }
-            let between = prev != u32::MAX
-                && prose[prev as usize]
-                && next < n
-                && flat[next].parent as usize == p
-                && prose[next];
-            if in_prose_list || between {
-                prose[i] = true;
-            }
-        }
-        let headings_before = count_before(flat, |node| role_of(node) == "heading");
-        let h1_before = count_before(flat, |node| {
-            role_of(node) == "heading" && node.level == Some(1)
-        });
-        // A card is one of three siblings or more of its role (a lone article inside
-        // `main` is the content itself), titled by a heading, but not by the page's `h1`:
-        // the `<article>` holding the title is the page's opening among its teasers. It is
-        // short (`CARD_MAX_TEXT`).
-        let repeated = |i: usize, role: &str| {
-            flat[flat[i].parent as usize]
-                .node
-                .children
-                .iter()
-                .filter(|c| role_of(c) == role)
-                .nth(2)
-                .is_some()
-        };
-        let mut in_card = vec![false; n];
-        let mut last_parent = (usize::MAX, "", false);
-        // Prose of the content outside its cards and inside them, in bytes.
-        let (mut own, mut carded) = (0u64, 0u64);
-        for i in 1..n {
-            let f = &flat[i];
-            let p = f.parent as usize;
-            let role = role_of(f.node);
-            in_card[i] = in_card[p]
-                || (in_main[i]
-                    && i != main
-                    && matches!(role, "listitem" | "article")
-                    && headings_before[f.end as usize] > headings_before[i]
-                    && h1_before[f.end as usize] == h1_before[i]
-                    && counts[i].text < CARD_MAX_TEXT
-                    // Small beside the content: not the article among its comments.
-                    && u64::from(counts[i].text) * 4 < u64::from(counts[main].text)
-                    && {
-                        // Once per parent: its children are counted a single time.
-                        if (last_parent.0, last_parent.1) != (p, role) {
-                            last_parent = (p, role, repeated(i, role));
-                        }
-                        last_parent.2
-                    });
-            if in_main[i] && prose[i] && kind[i] == Kind::Line {
-                let text = u64::from(counts[i].text);
-                if in_card[i] {
-                    carded += text;
-                } else {
-                    own += text;
-                }
-            }
-        }
-        // Cards wait for the article's own text; on a page that is mostly cards (a front
-        // page, a listing: its cards hold more prose than the rest of its content) the cards
-        // are the content, and they come in document order with the rest of it.
-        if carded >= own {
-            in_card.iter_mut().for_each(|c| *c = false);
-        }
+        let mut prose = prose_lines(flat, &counts, &kind);
+        small_tables(flat, &counts, &kind, &in_main, &mut prose);
+        prose_runs(flat, &counts, &kind, &in_main, &mut prose);
+        let in_card = cards(flat, &counts, &kind, &in_main, &prose, at.main);
+        let n = flat.len();
         let mut plan = Plan {
             prose,
             in_card,
             kind,
             counts,
             depth,
-            main,
-            has_main,
+            main: at.main,
+            has_main: at.has_main,
             in_main,
             prio,
             repeats,
@@ -898,6 +635,513 @@ impl Plan {
         plan.shown[0] = true;
         plan
     }
+}
+
+/// Where the main content is ([`locate_main`]).
+struct MainAt {
+    /// The flat index of the main content (0: the whole page), or of the nearest node
+    /// holding every part the producer marked.
+    main: usize,
+    /// Whether the page has main content apart from the rest (else all of it ranks as main).
+    has_main: bool,
+    /// Whether the producer marked parts of the tree as the content.
+    marked: bool,
+    /// From the first marked part to the end of the last: what lies between them, directly
+    /// in their common parent, may be content too ([`membership`]).
+    between: (usize, usize),
+}
+
+/// Where the main content is. The producer's word first: the offline walk marks what the
+/// content stage found (the part `read` reads); a tree without marks is scored here
+/// ([`main_content`]).
+fn locate_main(flat: &[Flat<'_>], counts: &[Counts]) -> MainAt {
+    let marked: Vec<usize> = (1..flat.len()).filter(|&i| flat[i].node.main).collect();
+    // The whole page marked (the content stage found the content spread over the body:
+    // a landing page's sections) is the page without a main part: everything ranks as
+    // content but its chrome. Not the tree's own scoring, which would pick one part.
+    let whole = flat.first().is_some_and(|f| f.node.main);
+    let main = match marked.as_slice() {
+        _ if whole => 0,
+        [] => main_content(flat, counts),
+        [one] => *one,
+        [first, rest @ ..] => rest
+            .iter()
+            .fold(*first, |a, &b| common_ancestor(flat, a, b)),
+    };
+    // What lies between the marked parts, directly in their common parent: the content
+    // stage joins sibling elements (Readability's sibling step) and cannot name a text
+    // node, but a paragraph written as bare text and inline links between two joined
+    // paragraphs (news sites do this), or a code block it passed over, is as much the
+    // content as they are (`between_part`).
+    let between = match marked.as_slice() {
+        [first, .., last] => (*first, flat[*last].end as usize),
+        _ => (0, 0),
+    };
+    MainAt {
+        main,
+        has_main: main != 0 || !marked.is_empty(),
+        marked: !marked.is_empty(),
+        between,
+    }
+}
+
+/// Which nodes are in the main content: the marked parts (or the node scored as the
+/// content) and what lies between the marked parts, less what the content's reader leaves
+/// out of it. The whole page is, when it has no main part.
+fn membership(flat: &[Flat<'_>], counts: &[Counts], at: &MainAt) -> Vec<bool> {
+    let mut in_main = vec![false; flat.len()];
+    in_main[0] = !at.has_main;
+    for i in 1..flat.len() {
+        let p = flat[i].parent as usize;
+        let node = flat[i].node;
+        in_main[i] = !node.left_out
+            && (in_main[p]
+                || if !at.marked {
+                    i == at.main
+                } else {
+                    node.main
+                        || (p == at.main
+                            && i > at.between.0
+                            && i < at.between.1
+                            && between_part(role_of(node), counts[i]))
+                });
+    }
+    in_main
+}
+
+/// What [`lines`] finds: the kind of line each node makes and where.
+struct Lines {
+    kind: Vec<Kind>,
+    depth: Vec<u32>,
+    /// No line of its own and no say on its rank: inside an ancestor's line, or without
+    /// content (compact). It ranks as its parent.
+    folded: Vec<bool>,
+    /// A text run shown shorter: without the words its neighbours' names already say.
+    text_override: HashMap<usize, String>,
+}
+
+/// The kind of line each node makes ([`kind_of`]) and the depth it is written at; a text
+/// run loses the words the elements around it say already ([`strip_names`]).
+fn lines(flat: &[Flat<'_>], counts: &[Counts], in_main: &[bool], opts: &RenderOptions) -> Lines {
+    let n = flat.len();
+    let content = |i: usize| !opts.compact || flat[i].has_ref || flat[i].has_text;
+    let mut lines = Lines {
+        kind: vec![Kind::None; n],
+        depth: vec![0u32; n],
+        folded: vec![false; n],
+        text_override: HashMap::new(),
+    };
+    lines.kind[0] = Kind::Container;
+    // (index of the line that swallowed this subtree, if any)
+    let mut swallowed_until = 0usize;
+    let mut last_child: HashMap<usize, usize> = HashMap::new();
+    for i in 1..n {
+        let f = &flat[i];
+        let p = f.parent as usize;
+        lines.depth[i] = lines.depth[p] + u32::from(lines.kind[p] == Kind::Container && p != 0);
+        if i < swallowed_until || !content(i) {
+            lines.folded[i] = true;
+            continue;
+        }
+        lines.kind[i] = kind_of(flat, counts, i, in_main[i], opts, &content);
+        if lines.kind[i] == Kind::Line {
+            swallowed_until = f.end as usize;
+        }
+        if f.node.is_text_run() && lines.kind[p] != Kind::Line {
+            lines.say_once(flat, i, last_child.get(&p).copied());
+        }
+        last_child.insert(p, i);
+    }
+    lines
+}
+
+impl Lines {
+    /// A label's words beside the field they name, a legend repeating its group's name:
+    /// said once, on the element's line. `prev`: the sibling line before the text run.
+    fn say_once(&mut self, flat: &[Flat<'_>], i: usize, prev: Option<usize>) {
+        let f = &flat[i];
+        let p = f.parent as usize;
+        let prev = prev.map(|j| flat[j].node);
+        let next = flat.get(f.end as usize).filter(|_| f.end < flat[p].end);
+        let text = f.node.text.as_deref().unwrap_or("");
+        let rest = strip_names(text, flat[p].node, prev, next.map(|n| n.node));
+        if rest.len() != text.len() {
+            if rest.is_empty() {
+                self.kind[i] = Kind::None;
+            } else {
+                self.text_override.insert(i, rest.to_string());
+            }
+        }
+    }
+}
+
+/// The kind of line a node with content makes: one line for a text run, a simple row, an
+/// option list, a leaf or what reads inline (outside the main content, only while it is
+/// short); no line for a wrapper with nothing to say and one child; else a container.
+fn kind_of(
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    i: usize,
+    in_main: bool,
+    opts: &RenderOptions,
+    content: &impl Fn(usize) -> bool,
+) -> Kind {
+    let node = flat[i].node;
+    let role = role_of(node);
+    if node.is_text_run()
+        || (role == "row" && simple_row(flat, i))
+        || option_list(flat, i)
+        || node.children.is_empty()
+        || (inline_role(role) && inlineable(flat, i))
+        || (inlineable(flat, i) && (in_main || counts[i].text as usize <= opts.max_text_per_node))
+    {
+        Kind::Line
+    } else if node.ref_.is_none()
+        && node.name.is_none()
+        && !matches!(role, "list" | "table" | "row" | "")
+        && single_content_child(flat, i, content)
+    {
+        Kind::Transparent
+    } else {
+        Kind::Container
+    }
+}
+
+/// The priority class of every node and the link groups that repeat an earlier one: a
+/// node inherits its parent's class ([`inherited_priority`]), then says what it is
+/// ([`role_priority`]); a link farm outside the content ([`link_farm`]) and a repeated
+/// group of links ([`repeat_of`]) rank with the chrome. A folded node ranks as its parent.
+fn priorities(
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    kind: &[Kind],
+    folded: &[bool],
+    in_main: &[bool],
+    at: &MainAt,
+) -> (Vec<u8>, Vec<Option<u32>>) {
+    let n = flat.len();
+    let mut prio = vec![P_REST; n];
+    let mut repeats: Vec<Option<u32>> = vec![None; n];
+    let mut first_sig: HashMap<u64, u32> = HashMap::new();
+    prio[0] = if at.has_main { P_REST } else { P_MAIN };
+    for i in 1..n {
+        let f = &flat[i];
+        let p = f.parent as usize;
+        if folded[i] {
+            prio[i] = prio[p];
+            continue;
+        }
+        let pr = inherited_priority(prio[p], in_main[i], f.node.left_out);
+        let mut pr = role_priority(flat, counts, i, pr, in_main[i], at.main);
+        let holds_main = i <= at.main && at.main < f.end as usize;
+        if link_farm(counts[i], kind[i], in_main[i], holds_main, pr) {
+            pr = P_CHROME;
+        }
+        if kind[i] != Kind::None && !holds_main {
+            if let Some(first) = repeat_of(&mut first_sig, flat, counts, i) {
+                repeats[i] = Some(first);
+                pr = P_CHROME;
+            }
+        }
+        prio[i] = pr;
+    }
+    (prio, repeats)
+}
+
+/// The class a node inherits from its parent: the rest of the page is the main content
+/// inside it, and what the content's reader leaves out of it ranks with the rest of the
+/// page.
+fn inherited_priority(parent: u8, in_main: bool, left_out: bool) -> u8 {
+    let mut pr = parent;
+    if in_main && pr == P_REST {
+        pr = P_MAIN;
+    }
+    if left_out && pr == P_MAIN {
+        pr = P_REST;
+    }
+    pr
+}
+
+/// The class a node says it is, by its role, given the class `pr` it inherits: chrome
+/// landmarks, complementary regions, prompts (dialogs, alerts, search) and consent
+/// notices, headings.
+fn role_priority(
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    i: usize,
+    mut pr: u8,
+    in_main: bool,
+    main: usize,
+) -> u8 {
+    let node = flat[i].node;
+    match role_of(node) {
+        "navigation" | "banner" | "contentinfo" if i != main => pr = P_CHROME,
+        "complementary" if pr != P_KEY && pr != P_CHROME => pr = P_ASIDE,
+        // A document in a modal (terms, a refund policy, a size guide) is no prompt:
+        // offline its dialog is most likely closed (a script or an external sheet
+        // hides it), and first it would take the budget from the page.
+        "dialog" | "alertdialog" if counts[i].text > DIALOG_MAX_TEXT => {}
+        // A `role=dialog` box in the banner, a menu or the footer (a region picker, a
+        // mega-menu panel) is one of the chrome's popups, most likely closed offline:
+        // it ranks with the chrome. A `<dialog>` element is in the tree only when open
+        // (a closed one is `display: none`), and an alert dialog asks now.
+        "dialog" if pr == P_CHROME && node.tag != "dialog" => {}
+        "dialog" | "alertdialog" | "alert" | "search" => {
+            pr = if consent_block(flat, i) {
+                P_CHROME
+            } else {
+                P_KEY
+            };
+        }
+        // A section of the content that speaks of cookies is a recipe's, not a
+        // consent notice (those sit outside the content).
+        "region" | "form" if !in_main && consent_block(flat, i) => pr = P_CHROME,
+        "heading" => match node.level {
+            Some(1) if pr != P_CHROME => pr = P_KEY,
+            Some(2 | 3) if pr == P_REST => pr = P_MAIN,
+            _ => {}
+        },
+        "searchbox" => pr = P_KEY,
+        _ => {}
+    }
+    pr
+}
+
+/// A link farm outside the main content: five links or more, link text 80 % of all text
+/// (trafilatura's rule). Not the node holding the content's parts nor one around it
+/// (`holds_main`): a results page's `main`, its cards' links and buttons straight under it
+/// beside the marked paragraphs, is link-heavy, and as a link farm it ranked its whole
+/// content with the chrome.
+fn link_farm(c: Counts, kind: Kind, in_main: bool, holds_main: bool, pr: u8) -> bool {
+    !in_main
+        && !holds_main
+        && kind == Kind::Container
+        && c.links >= 5
+        && u64::from(c.link_text) * 10 >= u64::from(c.text) * 8
+        && pr > P_KEY
+}
+
+/// The earlier group of links `flat[i]` repeats (the mobile copy of the desktop menu:
+/// shown once), else `None`, and then the first with its links is noted in `first_sig`.
+/// A group of mostly text repeats only with its text: a forum's second post by one author
+/// has the links of the first (the author's name, badge and post count), but its text is
+/// its own. A quotation with the links of an earlier post quotes it, whatever its labels
+/// ("… wrote:").
+fn repeat_of(
+    first_sig: &mut HashMap<u64, u32>,
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    i: usize,
+) -> Option<u32> {
+    let c = counts[i];
+    if c.links < 3 || c.link_sig == 0 {
+        return None;
+    }
+    let links_only =
+        u64::from(c.link_text) * 2 >= u64::from(c.text) || role_of(flat[i].node) == "blockquote";
+    match first_sig.get(&c.link_sig) {
+        Some(&first)
+            if !inside(flat, i, first as usize)
+                && (links_only || counts[first as usize].text_sig == c.text_sig) =>
+        {
+            Some(first)
+        }
+        Some(_) => None,
+        None => {
+            first_sig.insert(c.link_sig, i as u32);
+            None
+        }
+    }
+}
+
+/// Lines of prose: a paragraph-like line of some length with few links. A table row is
+/// one line of its cells: text of the article when the table is (a list of films, of
+/// results), so it ranks with paragraphs, not after the references below it.
+fn prose_lines(flat: &[Flat<'_>], counts: &[Counts], kind: &[Kind]) -> Vec<bool> {
+    (0..flat.len())
+        .map(|i| {
+            let c = counts[i];
+            kind[i] == Kind::Line
+                && c.text >= 40
+                && c.link_text * 2 < c.text
+                && (scores_as_block(flat[i].node) || role_of(flat[i].node) == "row")
+        })
+        .collect()
+}
+
+/// A small table of the content (a directive's syntax, a product's specifications) is
+/// read with the text around it: its short rows ("Default: aio off;") would wait behind
+/// every paragraph of the page and fold, away from the text that explains them. Its rows
+/// with text are prose ([`SMALL_TABLE_ROWS`]).
+fn small_tables(
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    kind: &[Kind],
+    in_main: &[bool],
+    prose: &mut [bool],
+) {
+    let rows_before = count_before(flat, |node| role_of(node) == "row");
+    for i in 1..flat.len() {
+        if !in_main[i] || prose[i] || kind[i] != Kind::Line || role_of(flat[i].node) != "row" {
+            continue;
+        }
+        // The table: the row's parent, or its row group's.
+        let mut t = flat[i].parent as usize;
+        if role_of(flat[t].node) == "rowgroup" {
+            t = flat[t].parent as usize;
+        }
+        let small = matches!(role_of(flat[t].node), "table" | "grid" | "treegrid")
+            && rows_before[flat[t].end as usize] - rows_before[t] <= SMALL_TABLE_ROWS;
+        prose[i] = small && counts[i].text > 0;
+    }
+}
+
+/// Within the main content (prose ranks only there), the items of a list that holds
+/// prose read as one text: a short item ("2021 planning underway") or one made mostly of
+/// its links ("[Bug 1678173] fixed") stays with its siblings. So does a short text between
+/// two paragraphs ("Advertising", a pull quote's credit). Alone, each would be folded into
+/// a stub line as long as itself. (Three quarters of link text still marks a list of
+/// links.)
+fn prose_runs(
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    kind: &[Kind],
+    in_main: &[bool],
+    prose: &mut [bool],
+) {
+    let n = flat.len();
+    let mut holds_prose = vec![false; n];
+    for i in 1..n {
+        if in_main[i] && prose[i] {
+            holds_prose[flat[i].parent as usize] = true;
+        }
+    }
+    // The line before each, among its parent's lines, as the pass goes.
+    let mut last_line = vec![u32::MAX; n];
+    for i in 1..n {
+        if !in_main[i] || kind[i] != Kind::Line {
+            continue;
+        }
+        let p = flat[i].parent as usize;
+        let prev = std::mem::replace(&mut last_line[p], i as u32);
+        let c = counts[i];
+        if prose[i] || c.text == 0 || u64::from(c.link_text) * 4 >= u64::from(c.text) * 3 {
+            continue;
+        }
+        let in_prose_list = role_of(flat[i].node) == "listitem" && holds_prose[p];
+        let next = next_line(flat, kind, i);
+        let between = prev != u32::MAX
+            && prose[prev as usize]
+            && next < n
+            && flat[next].parent as usize == p
+            && prose[next];
+        if in_prose_list || between {
+            prose[i] = true;
+        }
+    }
+}
+
+/// The next sibling of `flat[i]` that makes a line (an empty `<p>` between a code sample
+/// and the paragraph after it makes none), or the end of the parent (or of the tree) when
+/// none does.
+fn next_line(flat: &[Flat<'_>], kind: &[Kind], i: usize) -> usize {
+    let p = flat[i].parent as usize;
+    let mut next = flat[i].end as usize;
+    while next < flat.len() && flat[next].parent as usize == p && kind[next] == Kind::None {
+        next = flat[next].end as usize;
+    }
+    next
+}
+
+/// Which nodes are inside a card of the main content ([`Cards::starts_card`]). Cards wait
+/// for the article's own text; on a page that is mostly cards (a front page, a listing: its
+/// cards hold more prose than the rest of its content) the cards are the content, and they
+/// come in document order with the rest of it: none is a card.
+fn cards(
+    flat: &[Flat<'_>],
+    counts: &[Counts],
+    kind: &[Kind],
+    in_main: &[bool],
+    prose: &[bool],
+    main: usize,
+) -> Vec<bool> {
+    let mut cards = Cards::new(flat);
+    let mut in_card = vec![false; flat.len()];
+    // Prose of the content outside its cards and inside them, in bytes.
+    let (mut own, mut carded) = (0u64, 0u64);
+    for i in 1..flat.len() {
+        in_card[i] = in_card[flat[i].parent as usize]
+            || (in_main[i] && cards.starts_card(flat, counts, i, main));
+        if in_main[i] && prose[i] && kind[i] == Kind::Line {
+            let text = u64::from(counts[i].text);
+            if in_card[i] {
+                carded += text;
+            } else {
+                own += text;
+            }
+        }
+    }
+    if carded >= own {
+        in_card.iter_mut().for_each(|c| *c = false);
+    }
+    in_card
+}
+
+/// What [`cards`] needs to tell a card in O(1).
+struct Cards<'f> {
+    headings_before: Vec<u32>,
+    h1_before: Vec<u32>,
+    /// The last parent asked about, a role, and whether three of its children or more have
+    /// that role.
+    last_parent: (usize, &'f str, bool),
+}
+
+impl<'f> Cards<'f> {
+    fn new(flat: &[Flat<'_>]) -> Cards<'f> {
+        Cards {
+            headings_before: count_before(flat, |node| role_of(node) == "heading"),
+            h1_before: count_before(flat, |node| {
+                role_of(node) == "heading" && node.level == Some(1)
+            }),
+            last_parent: (usize::MAX, "", false),
+        }
+    }
+
+    /// Whether `flat[i]`, in the main content, is a card. A card is one of three siblings or
+    /// more of its role (a lone article inside `main` is the content itself), titled by a
+    /// heading, but not by the page's `h1`: the `<article>` holding the title is the page's
+    /// opening among its teasers. It is short (`CARD_MAX_TEXT`).
+    fn starts_card(&mut self, flat: &[Flat<'f>], counts: &[Counts], i: usize, main: usize) -> bool {
+        let f = &flat[i];
+        let end = f.end as usize;
+        let role = role_of(f.node);
+        i != main
+            && matches!(role, "listitem" | "article")
+            && self.headings_before[end] > self.headings_before[i]
+            && self.h1_before[end] == self.h1_before[i]
+            && counts[i].text < CARD_MAX_TEXT
+            // Small beside the content: not the article among its comments.
+            && u64::from(counts[i].text) * 4 < u64::from(counts[main].text)
+            && {
+                // Once per parent: its children are counted a single time.
+                let p = f.parent as usize;
+                if (self.last_parent.0, self.last_parent.1) != (p, role) {
+                    self.last_parent = (p, role, repeated(flat, i, role));
+                }
+                self.last_parent.2
+            }
+    }
+}
+
+/// Whether three children or more of `flat[i]`'s parent have `role`.
+fn repeated(flat: &[Flat<'_>], i: usize, role: &str) -> bool {
+    flat[flat[i].parent as usize]
+        .node
+        .children
+        .iter()
+        .filter(|c| role_of(c) == role)
+        .nth(2)
+        .is_some()
 }
 
 /// `text` without the names that the elements around it show anyway: the parent's name at
@@ -1126,26 +1370,7 @@ fn form_clusters(
     let mut form_of = HashMap::new();
     let mut members: Vec<usize> = Vec::new();
     for &(s, e) in &units {
-        members.clear();
-        let mut text = 0u32;
-        for i in s..e {
-            if kind[i] != Kind::Line {
-                continue;
-            }
-            let role = role_of(flat[i].node);
-            let len = counts[i].text;
-            let member = is_control(role)
-                || matches!(role, "alert" | "status")
-                || (role == "link" && len < FORM_SHORT_TEXT)
-                || (text < FORM_MESSAGE_TEXT * 4
-                    && (len < FORM_SHORT_TEXT || (len < FORM_MESSAGE_TEXT && says_error(flat, i))));
-            if member {
-                if !is_control(role) {
-                    text += len;
-                }
-                members.push(i);
-            }
-        }
+        unit_members(flat, kind, counts, (s, e), &mut members);
         if key_form(&members, flat, counts, prio) {
             for &m in &members {
                 prio[m] = P_KEY;
@@ -1153,90 +1378,149 @@ fn form_clusters(
             }
         }
     }
-
-    let close = |members: &mut Vec<usize>, prio: &mut [u8], form_of: &mut HashMap<usize, usize>| {
-        if key_form(members, flat, counts, prio) {
-            for &m in members.iter() {
-                if prio[m] != P_CHROME || counts[m].key != Key::No {
-                    prio[m] = P_KEY;
-                    form_of.insert(m, members[0]);
-                }
-            }
-        }
-        members.clear();
+    let mut run = ControlRun {
+        flat,
+        counts,
+        members,
+        links_in_row: 0,
+        gap: 0,
     };
-    members.clear();
-    let mut links_in_row = 0;
-    // Lines since the last member, after a long text: the run is open only for a control.
-    let mut gap = 0u32;
+    run.members.clear();
     let mut units = units.iter().peekable();
     let mut i = 1;
     while i < flat.len() {
         // A form element's controls are its unit, never part of a run.
         if let Some(&&(s, e)) = units.peek() {
             if i >= s {
-                close(&mut members, prio, &mut form_of);
+                run.close(prio, &mut form_of);
                 units.next();
                 i = i.max(e);
                 continue;
             }
         }
-        if kind[i] != Kind::Line {
-            i += 1;
-            continue;
-        }
-        let node = flat[i].node;
-        let role = role_of(node);
-        let len = counts[i].text;
-        let short = len < 60 && role != "heading";
-        let member = if is_control(role) {
-            links_in_row = 0;
-            true
-        } else if gap > 0 {
-            false
-        } else if role == "link" {
-            links_in_row += 1;
-            links_in_row <= 2 && !members.is_empty()
-        } else {
-            // Short texts (a label, "Remember me") stay inside the form; a heading or a
-            // paragraph ends it.
-            !members.is_empty() && short
-        };
-        if !member {
-            // One long text (the terms between the fields and "I agree") may sit inside,
-            // and a label or two after it.
-            let bridge = !members.is_empty()
-                && role != "link"
-                && if gap == 0 {
-                    role != "heading" && len < FORM_MESSAGE_TEXT * 5
-                } else {
-                    short && gap < 3
-                };
-            if bridge {
-                gap += 1;
-            } else {
-                close(&mut members, prio, &mut form_of);
-                links_in_row = 0;
-                gap = 0;
-            }
-            i += 1;
-            continue;
-        }
-        gap = 0;
-        // A run does not cross into another region (the sidebar's sign-up after the
-        // header's search): it keeps the priority class it started in.
-        if members.first().is_some_and(|&s| prio[s] != prio[i]) {
-            close(&mut members, prio, &mut form_of);
-            links_in_row = 0;
-        }
-        members.push(i);
-        if members.len() >= 40 {
-            close(&mut members, prio, &mut form_of);
+        if kind[i] == Kind::Line {
+            run.step(i, prio, &mut form_of);
         }
         i += 1;
     }
-    close(&mut members, prio, &mut form_of);
+    run.close(prio, &mut form_of);
     form_of
+}
+
+/// The members of a form element's unit (`s..e`): its controls, alerts and short links,
+/// and its texts while they are short or an error message, up to four messages' worth of
+/// text.
+fn unit_members(
+    flat: &[Flat<'_>],
+    kind: &[Kind],
+    counts: &[Counts],
+    (s, e): (usize, usize),
+    members: &mut Vec<usize>,
+) {
+    members.clear();
+    let mut text = 0u32;
+    for i in s..e {
+        if kind[i] != Kind::Line {
+            continue;
+        }
+        let role = role_of(flat[i].node);
+        let len = counts[i].text;
+        let member = is_control(role)
+            || matches!(role, "alert" | "status")
+            || (role == "link" && len < FORM_SHORT_TEXT)
+            || (text < FORM_MESSAGE_TEXT * 4
+                && (len < FORM_SHORT_TEXT || (len < FORM_MESSAGE_TEXT && says_error(flat, i))));
+        if member {
+            if !is_control(role) {
+                text += len;
+            }
+            members.push(i);
+        }
+    }
+}
+
+/// A run of controls outside form elements, as [`form_clusters`] gathers it line by line.
+struct ControlRun<'r, 'f> {
+    flat: &'r [Flat<'f>],
+    counts: &'r [Counts],
+    members: Vec<usize>,
+    /// Links in a row among the members (a control starts the count again).
+    links_in_row: u32,
+    /// Lines since the last member, after a long text: the run is open only for a control.
+    gap: u32,
+}
+
+impl ControlRun<'_, '_> {
+    /// The line `flat[i]`: a member of the run, a text it bridges, or its end.
+    fn step(&mut self, i: usize, prio: &mut [u8], form_of: &mut HashMap<usize, usize>) {
+        let role = role_of(self.flat[i].node);
+        let len = self.counts[i].text;
+        let short = len < 60 && role != "heading";
+        if !self.admits(role, short) {
+            // One long text (the terms between the fields and "I agree") may sit inside,
+            // and a label or two after it.
+            let bridge = !self.members.is_empty()
+                && role != "link"
+                && if self.gap == 0 {
+                    role != "heading" && len < FORM_MESSAGE_TEXT * 5
+                } else {
+                    short && self.gap < 3
+                };
+            if bridge {
+                self.gap += 1;
+            } else {
+                self.close(prio, form_of);
+                self.links_in_row = 0;
+                self.gap = 0;
+            }
+            return;
+        }
+        self.gap = 0;
+        // A run does not cross into another region (the sidebar's sign-up after the
+        // header's search): it keeps the priority class it started in.
+        if self.members.first().is_some_and(|&s| prio[s] != prio[i]) {
+            self.close(prio, form_of);
+            self.links_in_row = 0;
+        }
+        self.members.push(i);
+        if self.members.len() >= 40 {
+            self.close(prio, form_of);
+        }
+    }
+
+    /// Whether a line of `role` joins the run: a control always, a link while there are
+    /// two at most in a row, a short text when the run has begun; nothing after a long
+    /// text but a control.
+    fn admits(&mut self, role: &str, short: bool) -> bool {
+        if is_control(role) {
+            self.links_in_row = 0;
+            true
+        } else if self.gap > 0 {
+            false
+        } else if role == "link" {
+            self.links_in_row += 1;
+            self.links_in_row <= 2 && !self.members.is_empty()
+        } else {
+            // Short texts (a label, "Remember me") stay inside the form; a heading or a
+            // paragraph ends it.
+            !self.members.is_empty() && short
+        }
+    }
+
+    /// Ends the run: a key form ranks first, but for what of it is in the chrome without
+    /// a key field of its own.
+    fn close(&mut self, prio: &mut [u8], form_of: &mut HashMap<usize, usize>) {
+        let members = &self.members;
+        if key_form(members, self.flat, self.counts, prio) {
+            for &m in members.iter() {
+                if prio[m] != P_CHROME || self.counts[m].key != Key::No {
+                    prio[m] = P_KEY;
+                    form_of.insert(m, members[0]);
+                }
+            }
+        }
+        self.members.clear();
+    }
 }
 
 /// How a stub line is costed while the choice is made ([`stub_estimate`]).

@@ -1,0 +1,732 @@
+//! The choice of the main content, "what wins": the strict extraction (Readability's top
+//! candidate, grown by the coverage, table, post and thread steps, with the siblings that
+//! join it and the headline's block), the relaxed one, the largest run of cards and the
+//! largest text region compared, and the structured data's product region as a sanity check
+//! of the winner. What an element is lives in [`super::element`], what it measures and what
+//! a read leaves out in [`super::measure`].
+
+use html5ever::local_name;
+
+use super::element::{first_class, is_main_landmark, is_microdata_thread, is_post_id};
+use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
+use super::structured::{self, ProductRegion};
+use super::{Cleaning, MainContent};
+use crate::aria::Index;
+use crate::parse::{Dom, Element, NodeId};
+
+/// A strict extraction that keeps fewer characters than this is compared with a relaxed one,
+/// which must keep twice as many to win: a short article stays short rather than gaining the
+/// sidebar its rules had removed, but a service page whose cards the cleaning took (images
+/// outnumber paragraphs) gets them back. Readability compares at 500 characters; at 2 000
+/// the web2025 pages gain 0.013 F1 and the reading set's articles lose nothing.
+const RELAXED_BELOW: usize = 2_000;
+
+/// A strict extraction of [`RELAXED_BELOW`] to this many characters is compared too, and gives
+/// way to a relaxed one only when that keeps five times as much: a product page whose strict
+/// top is its specification table (its feature bullets are list items, which Readability does
+/// not score) against the product's whole block. Trafilatura compares at any length; with
+/// five times here, comparing at any length changes two pages more on web2025, one for the
+/// worse, and costs a second pass on every page.
+const RELAXED_COMPARED_BELOW: usize = 2 * RELAXED_BELOW;
+/// What the relaxed extraction must keep, in times the strict one's, to win: twice below
+/// [`RELAXED_BELOW`] (Readability's retry without its flags), five times above it.
+fn relaxed_factor(kept: usize) -> usize {
+    if kept < RELAXED_BELOW {
+        2
+    } else {
+        5
+    }
+}
+
+/// Characters the no-script view's content must keep to be read instead of the scripted
+/// view's: more than a "please enable JavaScript" line or a crawler's stub, about a short
+/// post's worth.
+const NO_SCRIPT_MIN: usize = 250;
+
+/// How many times the scripted view's content the no-script view's must keep: "far less"
+/// in the ruling's words, so that a page showing its content with scripts keeps that view
+/// and its `<noscript>` fallbacks (images shown already, tracking pixels, tag-manager frames)
+/// are never read.
+const NO_SCRIPT_FACTOR: usize = 3;
+
+/// Whether a page whose scripted view's content is `scripted`, and whose `<noscript>`
+/// elements hold about `noscript_chars` characters ([`Dom::noscript_chars`]), is worth
+/// parsing again in the no-script view: only when that view could win
+/// ([`no_script_view_wins`]).
+pub(crate) fn no_script_view_may_win(scripted: &MainContent, noscript_chars: usize) -> bool {
+    noscript_chars >= NO_SCRIPT_MIN && noscript_chars >= (NO_SCRIPT_FACTOR - 1) * scripted.kept
+}
+
+/// Whether the no-script view of a page is read instead of its scripted view: when the
+/// scripted view has no main content or far less than the no-script view (forum software
+/// serves the thread in `<noscript>` and an empty shell to browsers with scripts). Never
+/// both views mixed: the no-script view is the whole page as a browser without scripts
+/// shows it.
+pub(crate) fn no_script_view_wins(scripted: &MainContent, no_script: &MainContent) -> bool {
+    no_script.kept >= NO_SCRIPT_MIN && no_script.kept > NO_SCRIPT_FACTOR * scripted.kept
+}
+
+/// Finds the main content of a parsed page. A run of cards holding more than twice the text
+/// of the prose extraction is the content instead (a category page's products, a listing's
+/// results: link-heavy, so Readability's scoring and cleaning pass them by and pick the
+/// newsletter box). web2025: collection F1 0.372 -> 0.410, listing 0.597 -> 0.637, the
+/// reading set unchanged.
+pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
+    let first = attempt(dom, index, Cleaning::Strict);
+    let product = first.product;
+    let chosen = choose(dom, index, first);
+    let mut found = match product {
+        Some(product) => settle(dom, chosen, product),
+        None => chosen,
+    };
+    // The page's own main landmark, chosen as it stands: the author's word on what the
+    // content is. A landing page's sections there are link-rich and image-rich (cards of
+    // features, customer stories), which the conditional cleaning takes; an article's
+    // content is the body inside the landmark, a smaller node, and keeps the strict rules.
+    // web2025: service F1 0.738 -> 0.749 (`with` 0.697 -> 0.774), product 0.529 -> 0.536
+    // (the name, price, stock and specifications of a product laid out in `<main>`); the
+    // reading set's precision 0.975 -> 0.973.
+    if found.cleaning == Cleaning::Strict
+        && found
+            .top
+            .and_then(|t| dom.element(t))
+            .is_some_and(is_main_landmark)
+    {
+        found.cleaning = Cleaning::Classes;
+    }
+    found
+}
+
+/// The region the page's structured data names as its product, as a sanity check of the one
+/// chosen: a choice beside it (the reviews, a recommendations strip) gives way to the element
+/// holding both, or to the product alone when only the body holds both. A choice that holds
+/// the product, or is part of it, stays.
+fn settle(dom: &Dom, chosen: MainContent, found: ProductRegion) -> MainContent {
+    let ProductRegion {
+        region: product,
+        by_control,
+    } = found;
+    // The product holds at least what was chosen: its measure stands for both.
+    let kept = chosen.kept;
+    let Some(top) = chosen.top else {
+        return MainContent::relaxed(product, vec![product], kept);
+    };
+    if chosen.parts.iter().any(|&p| dom.holds(p, product)) {
+        return chosen;
+    }
+    if dom.holds(product, top) {
+        // Inside the block that holds the product's name and its add-to-cart control (the
+        // reviews or a description that outscored them): that block is read, the name,
+        // price and availability first, as a person sees the page. A structured-data region
+        // is the name and description already: a choice inside it stays.
+        if by_control && product != top {
+            return MainContent::relaxed(product, vec![product], kept);
+        }
+        return chosen;
+    }
+    let body = dom.body();
+    let both = dom
+        .common_ancestor(top, product)
+        .filter(|&c| Some(c) != body && Some(c) != dom.document_element());
+    let parts = match both {
+        Some(both) => vec![both],
+        // Only the body holds both: the product, then what was chosen (its description or
+        // reviews, further down), or the other way round, as the page has them.
+        None => {
+            let mut parts = chosen.parts;
+            let at = parts
+                .iter()
+                .position(|&p| dom.precedes(product, p))
+                .unwrap_or(parts.len());
+            parts.insert(at, product);
+            parts
+        }
+    };
+    // The product region is read as it stands: its specifications are link-dense and
+    // image-dense, which the strict cleaning takes.
+    MainContent::relaxed(both.unwrap_or(product), parts, kept)
+}
+
+/// The prose extraction, the relaxed one, the cards and the largest text region compared.
+fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
+    let Attempt {
+        content: strict,
+        kept,
+        cards,
+        ..
+    } = first;
+    let listing = |kept: usize| {
+        cards
+            .filter(|&(_, text)| text as usize > 2 * kept)
+            .map(|(parent, text)| MainContent::relaxed(parent, vec![parent], text as usize))
+    };
+    if kept >= RELAXED_COMPARED_BELOW {
+        return listing(kept).unwrap_or(strict);
+    }
+    let Attempt {
+        content: relaxed,
+        kept: relaxed_kept,
+        region,
+        ..
+    } = attempt(dom, index, Cleaning::Relaxed);
+    let (best, kept) = if relaxed_kept > relaxed_factor(kept) * kept {
+        (relaxed, relaxed_kept)
+    } else {
+        (strict, kept)
+    };
+    if let Some(found) = listing(kept) {
+        return found;
+    }
+    match region {
+        Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
+            MainContent::relaxed(region, vec![region], text as usize)
+        }
+        _ => best,
+    }
+}
+
+/// The last link of the fallback chain: an extraction keeping fewer than [`RELAXED_BELOW`]
+/// characters, on a page whose largest visible text region holds this many times as much,
+/// gives way to that region ("no main content" is for a page with no visible text). A shop's product page
+/// or a front page of cards scores a newsletter line or a 404 heading; a short article (a
+/// paywalled lead of 465 characters beside a page of teasers) keeps its lead: at a ratio of
+/// 3 the reading set's short articles took their page's teasers, at 5 nothing changes there
+/// (nor at 4 with a second rule for 1 000 to 2 000 characters, which took an article's menu).
+/// web2025: ALL F1 0.755 -> 0.760, collection 0.410 -> 0.450, listing 0.637 -> 0.667, empty
+/// 38 -> 33; at 1 000 characters instead of 2 000 one listing fewer.
+const FALLBACK_RATIO: usize = 5;
+
+/// One extraction and what the comparisons need of its measured page.
+struct Attempt {
+    content: MainContent,
+    /// Characters the extraction keeps after cleaning.
+    kept: usize,
+    /// The largest card run and its text (strict attempt only).
+    cards: Option<(NodeId, u32)>,
+    /// The structured data's product region (strict attempt only).
+    product: Option<ProductRegion>,
+    /// The largest text region and its text (relaxed attempt only).
+    region: Option<(NodeId, u32)>,
+}
+
+/// One extraction, `Cleaning::Strict` or `Cleaning::Relaxed`.
+fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
+    let strict = cleaning == Cleaning::Strict;
+    let page = Page::measure(dom, index, cleaning);
+    let (top, parts) = match page.main_content() {
+        Some(m) => (Some(m.top), m.parts),
+        // Nothing scored (no paragraph of 25 characters): the whole body is the content.
+        None => (None, vec![page.body]),
+    };
+    let kept = page.kept_chars(&parts);
+    let (cards, product, region) = if strict {
+        (
+            page.largest_card_run(),
+            structured::product_region(&page),
+            None,
+        )
+    } else {
+        let region = page
+            .largest_text_region()
+            .map(|r| (r, page.agg[r.index()].text));
+        (None, None, region)
+    };
+    Attempt {
+        content: MainContent {
+            cleaning,
+            top,
+            left_out: page.left_out_by_class(&parts),
+            parts,
+            kept,
+        },
+        kept,
+        cards,
+        product,
+        region,
+    }
+}
+
+/// The share of the page's prose the main content holds at least, where an ancestor of the
+/// top candidate holds it (`Page::main_content`). Measured on the web2025 pages: 0.3 to 0.7
+/// score alike there; above 0.4 the reading set's articles gain their comment threads.
+const COVER: f32 = 0.4;
+/// A run of cards has this many at least, each with this much text.
+const MIN_CARDS: u32 = 4;
+const MIN_CARD_TEXT: u32 = 20;
+/// The share of the page's visible text the largest text region's every step down holds
+/// (`Page::largest_text_region`).
+const REGION_SHARE: f32 = 0.6;
+/// Levels above the top candidate where a post of a run is looked for (`Page::post_run`).
+const POST_ANCESTORS: usize = 6;
+/// The prose (text outside links) a headline's block holds to join the content
+/// ([`Page::headline_block`]): a lead paragraph's, more than a title, a byline and a date.
+/// At 200 an article's header with a one-line standfirst joined, and the web2025 articles
+/// lost precision; at 300 `with` 0.834 -> 0.840 (forum 0.780 -> 0.798, service 0.768 ->
+/// 0.786), the reading set's precision 0.973 -> 0.972.
+const LEAD_PROSE: f32 = 300.0;
+/// Other posts the run has at least, each with this much prose.
+const MIN_REPLIES: usize = 2;
+const MIN_POST_PROSE: f32 = 25.0;
+/// Readability's test for a short paragraph of prose: a full stop followed by a space or the
+/// end (`/\.( |$)/`).
+fn ends_a_sentence(dom: &Dom, id: NodeId) -> bool {
+    let mut text = String::new();
+    for d in dom.descendants(id) {
+        if let Some(t) = dom.text(d) {
+            text.push_str(t);
+            if text.len() > 400 {
+                break;
+            }
+        }
+    }
+    let text = crate::text::normalize(&text);
+    text.ends_with('.') || text.contains(". ")
+}
+
+/// The main content found.
+struct Main {
+    /// The top candidate (after climbing): the element named as the main content.
+    pub top: NodeId,
+    /// The elements read, in document order: the top candidate and the siblings joining it.
+    pub parts: Vec<NodeId>,
+}
+
+impl<'a> Page<'a> {
+    /// The main content: the top candidate and the siblings that join it, in document
+    /// order; `None` when nothing on the page scored.
+    fn main_content(&self) -> Option<Main> {
+        let mut top: Vec<(NodeId, f32)> = Vec::with_capacity(6);
+        for &c in &self.candidates {
+            if c == self.body || self.dom.element(c).is_none() {
+                continue;
+            }
+            let s = self.final_score(c);
+            // Ties keep the earlier candidate: the result depends on the page only.
+            let at = top.iter().position(|&(_, t)| s > t).unwrap_or(top.len());
+            if at < 5 {
+                top.insert(at, (c, s));
+                top.truncate(5);
+            }
+        }
+        let &(mut best, mut best_score) = top.first()?;
+        let score_of = |id: NodeId| self.score_of(id);
+        // Several near-equal candidates: their common container is the content.
+        let alternatives: Vec<NodeId> = top[1..]
+            .iter()
+            .filter(|&&(_, s)| best_score > 0.0 && s / best_score >= 0.75)
+            .map(|&(id, _)| id)
+            .collect();
+        if alternatives.len() >= 3 {
+            let mut up = self.parent_element(best);
+            while let Some(p) = up.filter(|&p| p != self.body) {
+                let containing = alternatives
+                    .iter()
+                    .filter(|&&alt| self.dom.is_ancestor(p, alt))
+                    .count();
+                if containing >= 3 {
+                    best = p;
+                    best_score = score_of(p);
+                    break;
+                }
+                up = self.parent_element(p);
+            }
+        }
+        // Climb while the parent scores close to it (its siblings are content too).
+        let mut last = score_of(best).max(best_score);
+        let threshold = last / 3.0;
+        let mut up = self.parent_element(best);
+        while let Some(p) = up.filter(|&p| p != self.body) {
+            if !self.is_candidate(p) {
+                up = self.parent_element(p);
+                continue;
+            }
+            let s = score_of(p);
+            if s < threshold {
+                break;
+            }
+            if s > last {
+                best = p;
+                break;
+            }
+            last = s;
+            up = self.parent_element(p);
+        }
+        // An only child says no more than its parent.
+        while let Some(p) = self.parent_element(best).filter(|&p| p != self.body) {
+            if self
+                .dom
+                .children(p)
+                .filter(|&c| self.dom.element(c).is_some())
+                .count()
+                != 1
+            {
+                break;
+            }
+            best = p;
+        }
+        // A part of the content is not the content: a service page's first section, one post
+        // of a thread, the intro of a product. The top candidate grows to the nearest
+        // ancestor holding `COVER` of the page's prose (text outside links), unless that
+        // ancestor is mostly links (the page's chrome, not more of its content).
+        let total = self.prose(self.body);
+        // When none below the body holds it and no child of the body holds most of the
+        // page's text (the largest text region is the body), the content is spread over the
+        // body's children, a landing page's sections side by side: the body is the content,
+        // its boilerplate left out as everywhere ("sections in order"; Readability would read
+        // the one section with the most commas, a FAQ). Where one child does hold most, the
+        // fallback chain reads that region (`content::find`).
+        let spread = || self.largest_text_region() == Some(self.body);
+        let mut up = Some(best);
+        while let Some(p) = up {
+            if p == self.body && !spread() {
+                break;
+            }
+            if self.prose(p) >= COVER * total {
+                if self.agg[p.index()].link_density() < 0.5 {
+                    best = p;
+                }
+                break;
+            }
+            up = self.parent_element(p);
+        }
+        if let Some(table) = self.table_of_rows(best) {
+            best = table;
+        }
+        if let Some(run) = self.post_run(best) {
+            best = run;
+        }
+        if let Some(thread) = self.thread_scope(best) {
+            best = thread;
+        }
+        let mut parts = self.join_siblings(best);
+        if let Some(lead) = self.headline_block(best, &parts) {
+            parts.insert(0, lead);
+        }
+        Some(Main { top: best, parts })
+    }
+
+    /// The block holding the page's headline (its first shown `h1`), when that block comes
+    /// before the content found, outside it, and holds a lead's worth of prose
+    /// ([`LEAD_PROSE`]): a thread's title and first post above its replies (a story above
+    /// its comments, which outweigh it), a landing page's hero above its sections, an
+    /// article's standfirst above its body. Readability names the title apart from the
+    /// body it reads; a read has no other place to show them. The block is the headline's
+    /// ancestor just below the nearest element holding the content too, never the body.
+    /// The lead is what a read of the block keeps, not its raw prose: a headline beside an
+    /// author's box that the cleaning takes would join as content for the snapshot while
+    /// the read shows none of it.
+    fn headline_block(&self, top: NodeId, parts: &[NodeId]) -> Option<NodeId> {
+        let h1 = self.h1s.iter().copied().find(|&h| !self.not_shown(h))?;
+        let &first = parts.first()?;
+        let both = self
+            .dom
+            .common_ancestor(h1, top)
+            .filter(|&c| c != h1 && c != self.body && self.dom.is_ancestor(self.body, c))?;
+        let mut block = h1;
+        while let Some(parent) = self.parent_element(block).filter(|&p| p != both) {
+            block = parent;
+        }
+        // The parts are the top and its siblings: the headline is inside one of them when
+        // the top holds it or its block is one of them.
+        if both == top || parts.contains(&block) {
+            return None;
+        }
+        let unlikely = self.strict() && self.flags[block.index()] & UNLIKELY != 0;
+        let shown = !(self.not_shown(block) || unlikely);
+        (shown
+            && self.prose(block) >= LEAD_PROSE
+            && self.agg[block.index()].link_density() < 0.5
+            && self.dom.precedes(block, first)
+            && self.kept_chars(&[block]) >= LEAD_PROSE as usize)
+            .then_some(block)
+    }
+
+    /// The data table whose body or row the top candidate is: the rows score (their cells
+    /// are the paragraphs), but a table's body is not the table. Its head names the columns
+    /// and its rows read as rows only from the table (a comparison of cloud services read as
+    /// loose cells, without "Service category | Service type | …").
+    fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
+        let el = self.dom.element(top)?;
+        let rows = matches!(
+            *el.local(),
+            local_name!("tbody") | local_name!("thead") | local_name!("tfoot") | local_name!("tr")
+        );
+        if !(rows && el.in_html_ns()) {
+            return None;
+        }
+        let (table, _) = self
+            .dom
+            .ancestors(top)
+            .take(2)
+            .find(|(_, e)| e.is_html(&local_name!("table")))?;
+        (!self.index.is_layout_table(table)).then_some(table)
+    }
+
+    /// The parent of the run of posts the content is one of: the top candidate, or an
+    /// ancestor a few levels up, that forum software numbers as a post (`id="post-4896267"`,
+    /// `msg4175421`) and that has siblings of its tag and first class holding prose too (the
+    /// thread's replies after its first post). One long first post holds most of a thread's
+    /// prose, so the coverage step stops at it; the run is the thread. Not through the body,
+    /// nor to a parent that is mostly links. (Page builders repeat tag and class as much,
+    /// `div.elementor-element` around an article's parts, but do not number posts.)
+    fn post_run(&self, top: NodeId) -> Option<NodeId> {
+        let mut id = top;
+        for _ in 0..POST_ANCESTORS {
+            let parent = self.parent_element(id).filter(|&p| p != self.body)?;
+            let el = self.dom.element(id)?;
+            if let Some(class) = first_class(el).filter(|_| is_post_id(el)) {
+                let same = self
+                    .dom
+                    .children(parent)
+                    .filter(|&c| c != id && self.prose(c) >= MIN_POST_PROSE)
+                    .filter(|&c| {
+                        self.dom.element(c).is_some_and(|e| {
+                            e.local() == el.local() && first_class(e) == Some(class)
+                        })
+                    })
+                    .count();
+                if same >= MIN_REPLIES && self.agg[parent.index()].link_density() < 0.5 {
+                    return Some(parent);
+                }
+            }
+            id = parent;
+        }
+        None
+    }
+
+    /// The element the page's microdata names as the thread (a `Question`, a
+    /// `DiscussionForumPosting`) around the content chosen: on a Q&A page the answers hold
+    /// most of the prose and the question sits beside them, its first post, under the
+    /// thread's scope with the thread's title. Not the body, nor an element that is mostly
+    /// links.
+    fn thread_scope(&self, top: NodeId) -> Option<NodeId> {
+        self.dom
+            .ancestors(top)
+            .take_while(|&(id, _)| id != self.body)
+            .find(|&(_, el)| is_microdata_thread(el))
+            .map(|(id, _)| id)
+            .filter(|&id| self.agg[id.index()].link_density() < 0.5)
+    }
+
+    /// The largest run of cards: consecutive sibling elements of one tag and first class,
+    /// each with a link and some text (a category page's products, a listing's results, a
+    /// forum's threads), four at least. Returns their parent and the text the run holds.
+    ///
+    /// Cards differ in their other classes (`item has-image has-audio` beside `item
+    /// has-image`: a result with a podcast and one without), and a listing interleaves ad
+    /// slots (`<aside class="ad-wrap">`) and empty spacers: a sibling that is boilerplate,
+    /// hidden or without text neither counts nor ends the run.
+    fn largest_card_run(&self) -> Option<(NodeId, u32)> {
+        let dom = self.dom;
+        let card = |id: NodeId| {
+            let a = self.agg[id.index()];
+            self.flags[id.index()] & (HIDDEN | BOILER | UNLIKELY | VISITED) == VISITED
+                && a.text >= MIN_CARD_TEXT
+                && a.link > 0.0
+        };
+        let passed_by = |id: NodeId| self.not_shown(id) || self.agg[id.index()].text == 0;
+        let mut best: Option<(NodeId, u32)> = None;
+        for (parent, _) in dom.elements() {
+            if self.not_shown(parent) || self.agg[parent.index()].text < MIN_CARD_TEXT * 4 {
+                continue;
+            }
+            // (signature of the run, cards in it, their text)
+            let mut run: Option<(Element<'_>, u32, u32)> = None;
+            for c in dom.children(parent) {
+                let Some(el) = dom.element(c) else { continue };
+                if passed_by(c) {
+                    continue;
+                }
+                let same = run.as_ref().is_some_and(|(first, _, _)| {
+                    first.local() == el.local() && first_class(*first) == first_class(el)
+                });
+                if !same {
+                    run = None;
+                }
+                if !card(c) {
+                    run = None;
+                    continue;
+                }
+                let (_, count, text) = run.get_or_insert((el, 0, 0));
+                *count += 1;
+                *text = text.saturating_add(self.agg[c.index()].text);
+                if *count >= MIN_CARDS && best.is_none_or(|(_, t)| *text > t) {
+                    best = Some((parent, *text));
+                }
+            }
+        }
+        best
+    }
+
+    /// The largest region of visible text: from the body down, into the child element
+    /// holding `REGION_SHARE` of the page's text while there is one (the page's one big
+    /// column, below its unmarked header and footer). The fallback when the scored content
+    /// keeps next to nothing of a page that has text (`content::find`).
+    fn largest_text_region(&self) -> Option<NodeId> {
+        let total = self.agg[self.body.index()].text;
+        if total == 0 {
+            return None;
+        }
+        let mut current = self.body;
+        loop {
+            let biggest = self
+                .dom
+                .children(current)
+                .filter(|&c| {
+                    self.dom.element(c).is_some()
+                        && !self.not_shown(c)
+                        && !(self.strict() && self.flags[c.index()] & UNLIKELY != 0)
+                })
+                .max_by_key(|&c| self.agg[c.index()].text);
+            match biggest {
+                Some(c) if self.agg[c.index()].text as f32 >= REGION_SHARE * total as f32 => {
+                    current = c;
+                }
+                _ => return Some(current),
+            }
+        }
+    }
+
+    /// The top candidate with the siblings that score close to it, or are paragraphs of
+    /// prose, in document order.
+    fn join_siblings(&self, top: NodeId) -> Vec<NodeId> {
+        let Some(parent) = self.parent_element(top) else {
+            return vec![top];
+        };
+        let top_score = if self.is_candidate(top) {
+            self.final_score(top)
+        } else {
+            0.0
+        };
+        let threshold = (top_score * 0.2).max(10.0);
+        let top_class = self
+            .dom
+            .element(top)
+            .and_then(|e| e.attr(&local_name!("class")))
+            .filter(|c| !c.is_empty());
+        let mut parts = Vec::new();
+        for s in self.dom.children(parent) {
+            let Some(el) = self.dom.element(s) else {
+                continue;
+            };
+            if s == top {
+                parts.push(s);
+                continue;
+            }
+            if self.flags[s.index()] & (HIDDEN | BOILER) != 0
+                || (self.strict() && self.flags[s.index()] & UNLIKELY != 0)
+            {
+                continue;
+            }
+            let bonus = match (top_class, el.attr(&local_name!("class"))) {
+                (Some(a), Some(b)) if a == b => top_score * 0.2,
+                _ => 0.0,
+            };
+            let joins = if self.is_candidate(s) && self.final_score(s) + bonus >= threshold {
+                true
+            } else if el.is_html(&local_name!("p")) {
+                let a = self.agg[s.index()];
+                let density = a.link_density();
+                if a.text > 80 {
+                    density < 0.25
+                } else {
+                    a.text > 0 && a.link == 0.0 && ends_a_sentence(self.dom, s)
+                }
+            } else {
+                false
+            };
+            if joins {
+                parts.push(s);
+            }
+        }
+        parts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::style::Styles;
+
+    fn main_of(html: &str) -> Option<String> {
+        let dom = Dom::parse(html);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+        let page = Page::measure(&dom, &index, Cleaning::Strict);
+        let main = page.main_content()?;
+        let el = dom.element(main.top)?;
+        Some(
+            el.attr(&local_name!("id"))
+                .unwrap_or(el.local())
+                .to_string(),
+        )
+    }
+
+    use crate::testutil::PROSE;
+
+    /// A header whose prose the cleaning takes is no lead: a headline beside an author's
+    /// box of links and a bio joins only if what a read keeps of it is a lead's worth, or the
+    /// snapshot would rank as content a block the read shows none of.
+    #[test]
+    fn a_headline_beside_a_box_the_cleaning_takes_does_not_join() {
+        let links: String = (1..=6)
+            .map(|n| format!(" <a href=/author/{n}>the author's article number {n}</a>"))
+            .collect();
+        let joins = |html: &str| {
+            let dom = Dom::parse(html);
+            let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+            let page = Page::measure(&dom, &index, Cleaning::Strict);
+            let main = page.main_content().expect("content");
+            main.parts.iter().any(|&p| {
+                dom.element(p)
+                    .is_some_and(|e| e.attr(&local_name!("id")) == Some("lead"))
+            })
+        };
+        let bio = format!(
+            "<div><p>The author has written about kernels and compilers for twenty years \
+             and has been a maintainer of several drivers and of a build system that many \
+             projects use today and she teaches a course on operating systems at a \
+             university in the north of the country. Read more of her work here:{links}</p>\
+             </div>"
+        );
+        let page = crate::testutil::story_with_comments;
+        assert!(!joins(&page(&bio)));
+        assert!(joins(&page(&format!("<p>{PROSE} {PROSE} {PROSE}</p>"))));
+    }
+
+    #[test]
+    fn the_container_of_the_prose_wins() {
+        let html = format!(
+            "<div id=nav><a href=/>Home</a> <a href=/b>Blog</a></div>\
+             <div id=story><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=side><p><a href=/x>{PROSE}</a></p></div>"
+        );
+        assert_eq!(main_of(&html).as_deref(), Some("story"));
+    }
+
+    #[test]
+    fn class_hints_and_link_density_count() {
+        // Same prose: the comment box loses to the article body on its class, the link list
+        // on its link density.
+        let html = format!(
+            "<div id=a class=comments><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=b class=post-body><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=c><p><a href=/1>{PROSE}</a></p><p><a href=/2>{PROSE}</a></p></div>"
+        );
+        assert_eq!(main_of(&html).as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn boilerplate_and_hidden_text_do_not_score() {
+        let html = format!(
+            "<nav id=n><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></nav>\
+             <div id=h hidden><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>\
+             <div id=real><p>{PROSE}</p></div>"
+        );
+        assert_eq!(main_of(&html).as_deref(), Some("real"));
+    }
+
+    #[test]
+    fn nothing_to_score_is_none() {
+        assert_eq!(main_of("<a href=/>Home</a><button>Go</button>"), None);
+    }
+}

@@ -1,0 +1,1003 @@
+//! Measuring the page: one bottom-up pass over the arena that flags every element (hidden,
+//! boilerplate, unlikely by its class, a pane…) and measures it (visible text, link text,
+//! commas, paragraphs, images…), Readability's paragraph scoring on top of it, and the
+//! cleaning a read of the content applies: what it leaves out, and what it keeps.
+//!
+//! The constants are Mozilla Readability's (`Readability.js`: `_grabArticle`,
+//! `_initializeNode`, `_getClassWeight`, `_cleanConditionally`; summarised in
+//! `docs/read.md`).
+
+use html5ever::local_name;
+
+use super::element::{
+    element_siblings, first_class, heading_level, is_author, is_author_block, is_block,
+    is_boilerplate, is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
+    is_profile_list, may_be_unlikely, HintCache,
+};
+use super::Cleaning;
+use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
+use crate::aria::name::labeled_control;
+use crate::aria::roles::input_type;
+use crate::aria::Index;
+use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
+use crate::style::Styles;
+use crate::text::TextBuf;
+
+/// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
+pub(super) const HIDDEN: u16 = 1;
+/// `visibility:hidden` applies here (resolved with inheritance): its own text is not shown.
+const VIS_HIDDEN: u16 = 2;
+/// Never content: navigation, forms, dialogs… by tag or role.
+pub(super) const BOILER: u16 = 4;
+/// Unlikely content by its class or id (Readability's prepass); dropped on the strict attempt.
+pub(super) const UNLIKELY: u16 = 8;
+/// Has a content score.
+const CANDIDATE: u16 = 16;
+/// Has a block-level element child (Readability's `_hasChildBlockElement`).
+const BLOCK_CHILD: u16 = 32;
+/// The pass looked at this node and found it shown: only such nodes are ever read. A subtree
+/// the pass skipped (boilerplate, unlikely) was never checked for hidden descendants, so it
+/// must not be read by another path either (a `<script>` under a skipped root came out as
+/// text).
+pub(super) const VISITED: u16 = 64;
+/// Its class or id names a share bar (`_clean` of share elements).
+const SHARE: u16 = 128;
+/// An item's pane: an `<aside>` inside a post, comment or review that repeats (a forum
+/// post's author pane). Boilerplate to the measures, but looked at, so that its headings
+/// (the author's name) can be read with the item.
+const PANE: u16 = 256;
+/// Inside a pane: looked at for visibility, never scored or counted.
+const IN_PANE: u16 = 512;
+/// Inside code (`code`, `pre`): never unlikely, as in Readability's prepass. Highlighters
+/// class a code comment `hljs-comment` or `token comment`, and the comment is code.
+const IN_CODE: u16 = 1024;
+/// Inside the page's main landmark (`<main>`, `role=main`).
+const IN_MAIN: u16 = 2048;
+/// A repeated item's author block (`itemprop=author` or a `Person` item with a heading, or
+/// a profile list: `is_profile_list`): measured with its post like any block, so the choice
+/// of the content does not change, but read as its heading (a profile list as its first
+/// term), as a pane is.
+const AUTHOR_PANE: u16 = 4096;
+/// A forum post's signature by its class or id: the same lines under every post of its
+/// author, never the thread, whatever the cleaning ([`Page::left_out`]).
+const SIGNATURE: u16 = 8192;
+
+/// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Agg {
+    /// Visible text, in characters, whitespace collapsed.
+    pub text: u32,
+    /// Text inside links, in characters; `#` links count 0.3 (Readability's weighting).
+    pub link: f32,
+    pub commas: u32,
+    pub paragraphs: u32,
+    pub images: u32,
+    pub items: u32,
+    pub inputs: u32,
+    /// Text inside headings.
+    pub heading_text: u32,
+    /// Text inside headings outside their links, in whole characters.
+    heading_prose: u32,
+    /// Text inside code blocks (`pre`).
+    pub code_text: u32,
+    /// Text inside lists (`ul`, `ol`).
+    list_text: u32,
+    /// Text inside `<time>` elements.
+    time_text: u32,
+    /// `<table>` elements inside (not counting the element itself).
+    pub tables: u32,
+    /// Data tables (not [`Index::is_layout_table`]: Chromium's rules with Readability's size
+    /// rule), the element itself included.
+    data_tables: u32,
+    /// Text of inline content directly inside the element (not in a block child).
+    own_text: u32,
+    own_commas: u32,
+}
+
+impl Agg {
+    pub(crate) fn link_density(&self) -> f32 {
+        if self.text == 0 {
+            0.0
+        } else {
+            (self.link / self.text as f32).min(1.0)
+        }
+    }
+}
+
+/// The one place this stage asks the hidden rules about an element (so a change to how they
+/// are called is one change here). `None`: the subtree is hidden; else whether
+/// `visibility:hidden` applies, given what the parent passes on.
+fn shown(styles: &Styles, id: NodeId, el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
+    let style = styles.get(id);
+    if subtree_hidden_styled(el, &style).is_some() {
+        return None;
+    }
+    Some(style.visibility_hidden.unwrap_or(inherited_vis_hidden))
+}
+
+/// The measured page.
+pub(crate) struct Page<'a> {
+    pub dom: &'a Dom,
+    /// The page's roles and layout tables (conditional cleaning reads them).
+    pub(super) index: &'a Index,
+    /// The page's computed visibility (its own style sheets and `style` attributes).
+    pub styles: &'a Styles,
+    /// Pre-order position of every node reachable from the document (0 for the rest, such
+    /// as template contents).
+    pub order: Vec<u32>,
+    pub flags: Vec<u16>,
+    pub agg: Vec<Agg>,
+    score: Vec<f32>,
+    /// `_getClassWeight` of every element (0 without class and id).
+    weight: Vec<f32>,
+    pub(super) candidates: Vec<NodeId>,
+    /// What the pass and [`Page::left_out`] leave out of the content.
+    cleaning: Cleaning,
+    pub body: NodeId,
+    /// JSON-LD scripts (read for where the page's product is, never output).
+    pub json_ld: Vec<NodeId>,
+    /// Shown microdata products (`itemtype=…/Product`), in document order.
+    pub microdata_products: Vec<NodeId>,
+    /// Shown `h1` elements, in document order.
+    pub h1s: Vec<NodeId>,
+}
+
+/// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden
+/// inherited) so that they pop in document order.
+fn push_children(stack: &mut Vec<(NodeId, bool, bool)>, dom: &Dom, id: NodeId, vis: bool) {
+    push_in_order(stack, dom.children(id).map(|c| (c, false, vis)));
+}
+
+/// Characters and commas of a text run as it renders (whitespace runs count one).
+fn measure(s: &str) -> (u32, u32) {
+    let mut chars = 0u32;
+    let mut commas = 0u32;
+    let mut space = false;
+    for c in s.chars() {
+        if crate::text::is_html_space(c) {
+            space = true;
+            continue;
+        }
+        if space && chars > 0 {
+            chars = chars.saturating_add(1);
+        }
+        space = false;
+        chars = chars.saturating_add(1);
+        // Readability's `commas`: the comma in its Latin, Arabic and CJK forms.
+        if matches!(
+            c,
+            ',' | '\u{060C}'
+                | '\u{FE50}'
+                | '\u{FE10}'
+                | '\u{FE11}'
+                | '\u{2E41}'
+                | '\u{2E34}'
+                | '\u{2E32}'
+                | '\u{FF0C}'
+        ) {
+            commas = commas.saturating_add(1);
+        }
+    }
+    (chars, commas)
+}
+
+/// Text a block says when it is only a label or a placeholder, in the languages
+/// Readability knows (its `adWords` and `loadingWords`, which `_cleanConditionally` removes):
+/// an "Advertisement" over an empty ad slot, a spinner's "Loading…" that a script replaces.
+const AD_WORDS: &[&str] = &[
+    "ad",
+    "advertising",
+    "advertisement",
+    "pub",
+    "publicité",
+    "werb",
+    "werbung",
+    "广告",
+    "реклама",
+    "anuncio",
+];
+const LOADING_WORDS: &[&str] = &["loading", "正在加载", "загрузка", "chargement", "cargando"];
+/// The longest of those words with an ellipsis, in characters.
+const MAX_PLACEHOLDER: u32 = 16;
+/// A spinner is an icon and a word: a placeholder's subtree has at most this many nodes.
+const PLACEHOLDER_NODES: usize = 32;
+
+/// Whether `text` (whitespace collapsed) is only an ad label or a loading placeholder.
+fn is_placeholder(text: &str) -> bool {
+    let text = text.trim().to_lowercase();
+    let loading = text
+        .strip_suffix('…')
+        .or_else(|| text.strip_suffix("..."))
+        .unwrap_or(&text);
+    AD_WORDS.contains(&text.as_str()) || LOADING_WORDS.contains(&loading)
+}
+
+/// Readability scores text blocks of at least this many characters.
+const MIN_PARAGRAPH: u32 = 25;
+/// A share bar longer than this is more than a share bar (Readability's `_clean`).
+const SHARE_BAR_MAX: u32 = 500;
+/// A section's header holds its heading within this many nodes (`Page::pass`).
+const SECTION_HEADER_NODES: usize = 32;
+/// A section of a run ([`Page::in_section_run`]) holds this much prose (text outside links),
+/// a blurb's worth.
+const MIN_SECTION_PROSE: f32 = 100.0;
+/// How many element siblings on each side [`Page::in_section_run`] looks at.
+const SECTION_LOOKAROUND: usize = 2;
+/// Among how many first children [`Page::holds_section_run`] looks for a run's start.
+const SECTION_RUN_START: usize = 5;
+/// Ancestors a paragraph's score reaches.
+const SCORE_ANCESTORS: usize = 5;
+
+impl<'a> Page<'a> {
+    /// Measures the page for an extraction with this `cleaning`: the strict one leaves
+    /// unlikely-by-class subtrees out of the pass and weighs classes; the others measure
+    /// them, and [`Page::left_out`] applies what their step of the cleaning removes.
+    pub(crate) fn measure(dom: &'a Dom, index: &'a Index, cleaning: Cleaning) -> Page<'a> {
+        let styles = index.styles();
+        let n = dom.len();
+        let body = dom
+            .body()
+            .or_else(|| dom.document_element())
+            .unwrap_or(NodeId::DOCUMENT);
+        let mut page = Page {
+            dom,
+            index,
+            styles,
+            order: vec![0; n],
+            flags: vec![0; n],
+            agg: vec![Agg::default(); n],
+            score: vec![0.0; n],
+            weight: vec![0.0; n],
+            candidates: Vec::new(),
+            cleaning,
+            body,
+            json_ld: Vec::new(),
+            microdata_products: Vec::new(),
+            h1s: Vec::new(),
+        };
+        page.pass();
+        page
+    }
+
+    /// One pre-order walk (explicit stack) that flags, then aggregates children into parents
+    /// on the way out.
+    fn pass(&mut self) {
+        let dom = self.dom;
+        // (node, leaving, visibility hidden inherited)
+        let mut stack: Vec<(NodeId, bool, bool)> = vec![(NodeId::DOCUMENT, false, false)];
+        let mut next_order = 0u32;
+        let mut hints = HintCache::default();
+        while let Some((id, leaving, vis)) = stack.pop() {
+            let i = id.index();
+            if leaving {
+                self.leave(id);
+                continue;
+            }
+            self.order[i] = next_order;
+            next_order = next_order.saturating_add(1);
+            match &dom.node(id).data {
+                NodeData::Text(t) => {
+                    if vis {
+                        continue;
+                    }
+                    self.flags[i] |= VISITED;
+                    let (chars, commas) = measure(dom.str(*t));
+                    if let Some(p) = dom.node(id).parent {
+                        let a = &mut self.agg[p.index()];
+                        a.text = a.text.saturating_add(chars);
+                        a.commas = a.commas.saturating_add(commas);
+                        a.own_text = a.own_text.saturating_add(chars);
+                        a.own_commas = a.own_commas.saturating_add(commas);
+                    }
+                }
+                NodeData::Element(data) => {
+                    let el = dom.element_of(data);
+                    let Some(vis) = shown(self.styles, id, el, vis) else {
+                        self.flags[i] |= HIDDEN;
+                        // Never shown, but the page's word on what it is about.
+                        if is_json_ld(el) {
+                            self.json_ld.push(id);
+                        } else if el.is_html(&local_name!("head")) {
+                            self.json_ld.extend(
+                                dom.descendants(id)
+                                    .filter(|&d| dom.element(d).is_some_and(is_json_ld)),
+                            );
+                        }
+                        continue;
+                    };
+                    self.flags[i] |= VISITED;
+                    if vis {
+                        self.flags[i] |= VIS_HIDDEN;
+                    }
+                    let parent = dom.node(id).parent;
+                    let parent_flags = parent.map_or(0, |p| self.flags[p.index()]);
+                    let in_pane = parent_flags & (PANE | IN_PANE) != 0;
+                    if in_pane {
+                        self.flags[i] |= IN_PANE;
+                    }
+                    if parent_flags & IN_CODE != 0
+                        || parent.and_then(|p| dom.element(p)).is_some_and(|p| {
+                            p.is_html(&local_name!("pre")) || p.is_html(&local_name!("code"))
+                        })
+                    {
+                        self.flags[i] |= IN_CODE;
+                    }
+                    if parent_flags & IN_MAIN != 0
+                        || parent
+                            .and_then(|p| dom.element(p))
+                            .is_some_and(is_main_landmark)
+                    {
+                        self.flags[i] |= IN_MAIN;
+                    }
+                    let boilerplate = is_boilerplate(el);
+                    let author_block = is_author_block(el);
+                    if !in_pane
+                        && (boilerplate || author_block)
+                        && is_item_pane(dom, id, el, author_block)
+                    {
+                        if boilerplate {
+                            // Looked at (for what is shown) but measured as boilerplate; its
+                            // class says nothing of the content.
+                            self.flags[i] |= BOILER | PANE;
+                            stack.push((id, true, vis));
+                            push_children(&mut stack, dom, id, vis);
+                            continue;
+                        }
+                        self.flags[i] |= AUTHOR_PANE;
+                    } else if !in_pane && !boilerplate && is_profile_list(dom, id, el) {
+                        self.flags[i] |= AUTHOR_PANE;
+                    }
+                    if boilerplate {
+                        self.flags[i] |= BOILER;
+                        self.count_control(id, el);
+                        // Still numbered, so that a ref inside resolves to a position.
+                        self.number_subtree(id, &mut next_order);
+                        continue;
+                    }
+                    if is_microdata_product(el) {
+                        self.microdata_products.push(id);
+                    }
+                    let h = hints.element(el);
+                    self.weight[i] = h.weight;
+                    if h.share {
+                        self.flags[i] |= SHARE;
+                    }
+                    // A section's header in the page's main landmark (its heading and intro,
+                    // `div.PageSection_header`) is content; the page's header never sits there.
+                    let section_header = || {
+                        h.header_only
+                            && self.flags[i] & IN_MAIN != 0
+                            && dom.descendants(id).take(SECTION_HEADER_NODES).any(|d| {
+                                dom.element(d)
+                                    .and_then(heading_level)
+                                    .is_some_and(|l| l > 1)
+                            })
+                    };
+                    if h.unlikely
+                        && may_be_unlikely(el)
+                        && self.flags[i] & IN_CODE == 0
+                        && !section_header()
+                    {
+                        self.flags[i] |= UNLIKELY;
+                        if h.signature {
+                            self.flags[i] |= SIGNATURE;
+                        }
+                        if self.strict() {
+                            self.number_subtree(id, &mut next_order);
+                            continue;
+                        }
+                    }
+                    stack.push((id, true, vis));
+                    match closed_details_summary(dom, id, el) {
+                        Some(summary) => {
+                            // A closed <details> shows its summary only (one child: nothing
+                            // to order): the other children are hidden for every later pass.
+                            for c in dom.children(id) {
+                                if Some(c) == summary {
+                                    stack.push((c, false, vis));
+                                } else {
+                                    self.flags[c.index()] |= HIDDEN;
+                                }
+                            }
+                        }
+                        None => push_children(&mut stack, dom, id, vis),
+                    }
+                }
+                NodeData::Document => push_children(&mut stack, dom, id, vis),
+                _ => {}
+            }
+        }
+    }
+
+    /// Controls are boilerplate, but Readability's conditional cleaning counts them in
+    /// their container. Embeds (`iframe`, `object`, `embed`) are not counted: Readability's
+    /// `_prepArticle` removes every one that is not a video before its conditional cleaning,
+    /// and a video keeps its container, so none ever weighs against a container there.
+    /// Counted here, a flash banner and its `<embed>` fallback took the paragraphs around them.
+    fn count_control(&mut self, id: NodeId, el: Element<'_>) {
+        if !matches!(
+            *el.local(),
+            local_name!("input") | local_name!("select") | local_name!("textarea")
+        ) {
+            return;
+        }
+        if let Some(p) = self.dom.node(id).parent {
+            let a = &mut self.agg[p.index()];
+            a.inputs = a.inputs.saturating_add(1);
+        }
+    }
+
+    /// Positions for a subtree the pass does not measure.
+    fn number_subtree(&mut self, root: NodeId, next: &mut u32) {
+        for d in self.dom.descendants(root) {
+            self.order[d.index()] = *next;
+            *next = next.saturating_add(1);
+        }
+    }
+
+    /// Leaving an element: finish its own numbers, score it if it is a paragraph, and add it
+    /// to its parent.
+    fn leave(&mut self, id: NodeId) {
+        let dom = self.dom;
+        let Some(el) = dom.element(id) else { return };
+        let i = id.index();
+        if self.flags[i] & (PANE | IN_PANE) != 0 {
+            // A pane counts nothing outside itself, and nothing inside it scores; but it is a
+            // block its parent holds (a link around it reads as blocks, not in brackets).
+            if self.flags[i] & PANE != 0 {
+                if let Some(p) = dom.node(id).parent {
+                    self.flags[p.index()] |= BLOCK_CHILD;
+                }
+            }
+            return;
+        }
+        let mut a = self.agg[i];
+        let html = el.in_html_ns();
+        if html {
+            match *el.local() {
+                local_name!("a") => {
+                    let hash = el
+                        .attr(&local_name!("href"))
+                        .is_some_and(|h| h.trim_start().starts_with('#'));
+                    a.link = a.text as f32 * if hash { 0.3 } else { 1.0 };
+                }
+                local_name!("p") => a.paragraphs += 1,
+                local_name!("img") => a.images += 1,
+                local_name!("li") => a.items += 1,
+                _ => {}
+            }
+            match *el.local() {
+                local_name!("pre") => a.code_text = a.text,
+                local_name!("ul") | local_name!("ol") => a.list_text = a.text,
+                local_name!("time") => a.time_text = a.text,
+                _ => {}
+            }
+            if *el.local() == local_name!("table") && !self.index.is_layout_table(id) {
+                a.data_tables += 1;
+            }
+            if let Some(level) = heading_level(el) {
+                a.heading_text = a.text;
+                a.heading_prose = (a.text as f32 - a.link).max(0.0) as u32;
+                if level == 1 && self.flags[i] & VIS_HIDDEN == 0 {
+                    self.h1s.push(id);
+                }
+            }
+        }
+        self.agg[i] = a;
+        // Paragraph-like blocks score onto their ancestors: Readability's tags to score, and
+        // a div holding only inline content (which Readability turns into a <p>).
+        let paragraph_like = html
+            && match *el.local() {
+                local_name!("p")
+                | local_name!("pre")
+                | local_name!("td")
+                | local_name!("section")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6") => true,
+                local_name!("div") => self.flags[i] & BLOCK_CHILD == 0,
+                _ => false,
+            };
+        if paragraph_like {
+            if a.text >= MIN_PARAGRAPH {
+                self.score_paragraph(id, a.text, a.commas);
+            }
+        } else if self.flags[i] & BLOCK_CHILD != 0 && a.own_text >= MIN_PARAGRAPH {
+            // Loose text beside blocks: Readability wraps it in a <p> whose parent is `el`.
+            self.init_candidate(id);
+            self.score[i] += paragraph_score(a.own_text, a.own_commas);
+            self.score_paragraph(id, a.own_text, a.own_commas);
+        }
+        let Some(parent) = dom.node(id).parent else {
+            return;
+        };
+        let p = parent.index();
+        let block = is_block(el);
+        if block {
+            self.flags[p] |= BLOCK_CHILD;
+        }
+        let pa = &mut self.agg[p];
+        pa.text = pa.text.saturating_add(a.text);
+        pa.link += a.link;
+        pa.commas = pa.commas.saturating_add(a.commas);
+        pa.paragraphs = pa.paragraphs.saturating_add(a.paragraphs);
+        pa.images = pa.images.saturating_add(a.images);
+        pa.items = pa.items.saturating_add(a.items);
+        pa.inputs = pa.inputs.saturating_add(a.inputs);
+        pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
+        pa.heading_prose = pa.heading_prose.saturating_add(a.heading_prose);
+        pa.code_text = pa.code_text.saturating_add(a.code_text);
+        pa.list_text = pa.list_text.saturating_add(a.list_text);
+        pa.time_text = pa.time_text.saturating_add(a.time_text);
+        let table = u32::from(html && *el.local() == local_name!("table"));
+        pa.tables = pa.tables.saturating_add(a.tables + table);
+        pa.data_tables = pa.data_tables.saturating_add(a.data_tables);
+        if !block {
+            pa.own_text = pa.own_text.saturating_add(a.text);
+            pa.own_commas = pa.own_commas.saturating_add(a.commas);
+        }
+    }
+
+    /// Adds a paragraph's score to up to five ancestors of `id` (not counting `id`): the
+    /// parent in full, the grandparent half, further ones a third of their level.
+    fn score_paragraph(&mut self, id: NodeId, chars: u32, commas: u32) {
+        let score = paragraph_score(chars, commas);
+        let dom = self.dom;
+        let mut level = 0usize;
+        let mut current = dom.node(id).parent;
+        while let Some(anc) = current {
+            if level >= SCORE_ANCESTORS {
+                break;
+            }
+            // Readability stops below the root element (an ancestor needs a parent element).
+            let Some(up) = dom.node(anc).parent else {
+                break;
+            };
+            if dom.element(anc).is_none() || dom.element(up).is_none() {
+                break;
+            }
+            self.init_candidate(anc);
+            let divider = match level {
+                0 => 1.0,
+                1 => 2.0,
+                l => l as f32 * 3.0,
+            };
+            self.score[anc.index()] += score / divider;
+            level += 1;
+            current = Some(up);
+        }
+    }
+
+    /// `_initializeNode`: a tag's base score and the class weight, once.
+    fn init_candidate(&mut self, id: NodeId) {
+        let i = id.index();
+        if self.flags[i] & CANDIDATE != 0 {
+            return;
+        }
+        self.flags[i] |= CANDIDATE;
+        self.candidates.push(id);
+        let Some(el) = self.dom.element(id) else {
+            return;
+        };
+        let base = if !el.in_html_ns() {
+            0.0
+        } else {
+            match *el.local() {
+                local_name!("div") => 5.0,
+                local_name!("pre") | local_name!("td") | local_name!("blockquote") => 3.0,
+                local_name!("address")
+                | local_name!("ol")
+                | local_name!("ul")
+                | local_name!("dl")
+                | local_name!("dd")
+                | local_name!("dt")
+                | local_name!("li")
+                | local_name!("form") => -3.0,
+                local_name!("h1")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6")
+                | local_name!("th") => -5.0,
+                // Not in Readability: the page's own word for its main content.
+                _ if is_main_hint(el) => 10.0,
+                _ => 0.0,
+            }
+        };
+        let weight = if self.strict() { self.weight[i] } else { 0.0 };
+        self.score[i] = base + weight;
+    }
+
+    /// The final score of a candidate: its content score times (1 − link density).
+    pub(super) fn final_score(&self, id: NodeId) -> f32 {
+        self.score[id.index()] * (1.0 - self.agg[id.index()].link_density())
+    }
+
+    /// The final score, 0 for an element that did not score.
+    pub(super) fn score_of(&self, id: NodeId) -> f32 {
+        if self.is_candidate(id) {
+            self.final_score(id)
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether an element is never read: hidden, boilerplate, or not looked at by the pass.
+    pub(crate) fn not_shown(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | BOILER | VISITED) != VISITED
+    }
+
+    /// The first shown heading of a shown item pane (`PANE`, `AUTHOR_PANE`): the name of the
+    /// item's author (a theme that repeats it for another screen size has a second; the
+    /// pane's badges and counts are not read). `Some(None)` for a pane without one, `None`
+    /// for any other element.
+    pub(crate) fn pane_heading(&self, id: NodeId) -> Option<Option<NodeId>> {
+        if self.flags[id.index()] & (PANE | AUTHOR_PANE) == 0 || !self.laid_out(id) {
+            return None;
+        }
+        // The pass visits nothing below what it found hidden, so a node it visited and did
+        // not hide is shown.
+        let dom = self.dom;
+        let heading = dom.descendants(id).find(|&n| {
+            self.laid_out(n) && dom.element(n).is_some_and(|el| heading_level(el).is_some())
+        });
+        if heading.is_some()
+            || !dom
+                .element(id)
+                .is_some_and(|el| el.is_html(&local_name!("dl")))
+        {
+            return Some(heading);
+        }
+        // A profile list (`is_profile_list`) names its member in its first term.
+        Some(dom.children(id).find(|&c| {
+            self.laid_out(c)
+                && dom
+                    .element(c)
+                    .is_some_and(|e| e.is_html(&local_name!("dt")))
+        }))
+    }
+
+    /// Whether `el` is a `<label>` of a checkbox. A label around a heading is not counted:
+    /// it is a card a person ticks (a plan, an add-on with its description), and is read.
+    fn labels_a_checkbox(&self, id: NodeId, el: Element<'_>) -> bool {
+        labeled_control(self.dom, self.index, id, el)
+            .and_then(|c| self.dom.element(c))
+            .is_some_and(|c| c.is_html(&local_name!("input")) && input_type(c) == "checkbox")
+            && self.agg[id.index()].heading_text == 0
+    }
+
+    /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
+    pub(super) fn strict(&self) -> bool {
+        self.cleaning == Cleaning::Strict
+    }
+
+    /// Whether a node is laid out: the pass looked at it and did not find it hidden, whatever
+    /// else it made of it (a left-out block still ends the line before it; a pane's name is
+    /// read from such nodes).
+    pub(crate) fn laid_out(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | VISITED) == VISITED
+    }
+
+    /// Whether a control (boilerplate to the content, but looked at) is shown.
+    pub(super) fn control_shown(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & (HIDDEN | VIS_HIDDEN | VISITED) == VISITED
+    }
+
+    /// Whether an element of the content is left out with its subtree: hidden, boilerplate
+    /// or never looked at by the pass, and on the strict attempt what Readability's
+    /// `_prepArticle` removes. `in_figure`: inside a `<figure>`, where images are content.
+    pub(crate) fn left_out(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
+        if self.not_shown(id) {
+            return true;
+        }
+        let conditional = el.in_html_ns()
+            && match *el.local() {
+                local_name!("div") | local_name!("section") | local_name!("ul") => true,
+                local_name!("ol") => true,
+                local_name!("table") => self.index.is_layout_table(id),
+                _ => false,
+            };
+        // Whatever the cleaning: a spinner's "Loading…" or an empty slot's "Advertisement"
+        // is never content.
+        if conditional
+            && self.agg[id.index()].text <= MAX_PLACEHOLDER
+            && self.says_only_placeholder(id)
+        {
+            return true;
+        }
+        // Whatever the cleaning: a checkbox's label is the control's name, and controls are
+        // not content. It is a filter's option ("black", "Under $75"), a "Compare" or
+        // "Remember me" box, a newsletter or terms consent; the snapshot shows it on its
+        // checkbox, and `read`'s listing line says which filters are on. (A radio's label
+        // stays: a product's sizes and colours are its options.)
+        if self.labels_a_checkbox(id, el) {
+            return true;
+        }
+        // Whatever the cleaning: a signature (the relaxed one keeps other unlikely blocks, a
+        // thread's `comment` posts). It still counts when the content is chosen.
+        if self.flags[id.index()] & SIGNATURE != 0 {
+            return true;
+        }
+        if self.cleaning == Cleaning::Relaxed {
+            return false;
+        }
+        if self.out_by_class(id) {
+            return true;
+        }
+        if self.cleaning == Cleaning::Classes {
+            return false;
+        }
+        if matches!(heading_level(el), Some(1 | 2)) && self.weight[id.index()] < 0.0 {
+            return true;
+        }
+        conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)
+    }
+
+    /// Whether a table reads as rows of cells: a data table (not a layout table) that
+    /// holds no table. A table of tables is laid out with tables, whatever its size.
+    pub(crate) fn reads_as_table(&self, id: NodeId) -> bool {
+        let a = &self.agg[id.index()];
+        a.tables == 0 && a.data_tables > 0
+    }
+
+    /// Readability's `_cleanConditionally`: a container that looks like a link list, an
+    /// image gallery, a form or an embed rather than prose.
+    fn cleaned_conditionally(&self, id: NodeId, el: Element<'_>, in_figure: bool) -> bool {
+        let a = self.agg[id.index()];
+        let weight = self.weight[id.index()];
+        // Readability 0.5 and later judge by the class weight alone here (its `contentScore` is
+        // 0): a candidate's score starts from its tag's prior, -3 for a list, and a list of
+        // short items under a scored paragraph stayed negative and went whole ("What to bring:
+        // photo ID, ..." read without its items).
+        // What holds a data table is not judged by its class (Readability 0.5 and later keep
+        // it whole; here the other rules still apply): a `div.scrollable-table` around a
+        // shopping list weighs -25 ("scroll").
+        if weight < 0.0 && a.data_tables == 0 {
+            return true;
+        }
+        // A code block's frame (its title bar, language tabs, copy button): links and controls
+        // around a `pre` whose text is most of the container's. Readability keeps what is
+        // inside `code`; documentation wraps each block so.
+        if a.commas >= 10 || a.code_text.saturating_mul(2) >= a.text.max(1) {
+            return false;
+        }
+        // A list, or a block that is nine tenths list (Readability's `isList` since 0.5: a
+        // changelog's section, one line and then its links), is not judged by its links the
+        // way a block of prose is.
+        let is_list = el.is_html(&local_name!("ul"))
+            || el.is_html(&local_name!("ol"))
+            || a.list_text as u64 * 10 > a.text as u64 * 9;
+        let p = a.paragraphs as f32;
+        let img = a.images as f32;
+        let li = a.items as f32 - 100.0;
+        let heading_density = if a.text == 0 {
+            0.0
+        } else {
+            a.heading_text as f32 / a.text as f32
+        };
+        // The link rules spare a block of headings or a date (ours): a post's author cell, its
+        // name linked in an `h4`, and its date, a permalink around a `<time>`, are no link
+        // list (a heading is never left out by its class either).
+        let spared = heading_density >= 0.9
+            || (a.time_text > 0 && a.time_text as u64 * 10 >= a.text as u64 * 9);
+        let density = a.link_density();
+        (img > 1.0 && p / img < 0.5 && !in_figure)
+            || (!is_list && li > p)
+            || (a.inputs as f32 > (p / 3.0).floor())
+            || (!is_list
+                && heading_density < 0.9
+                && a.text < 25
+                && (a.images == 0 || a.images > 2)
+                && !in_figure)
+            || (((!is_list && weight < 25.0 && density > 0.2) || (weight >= 25.0 && density > 0.5))
+                && !spared
+                && !self.in_section_run(id, el)
+                && !self.body_of_section_run(id)
+                && !self.holds_section_run(id))
+    }
+
+    /// Whether `id` is a section of the content among sections like it: it has a heading
+    /// and a paragraph of prose, and so have two of its nearest siblings of its tag and first
+    /// class (a ranking's entries, each a linked name, a blurb and a list of linked facts).
+    /// Readability judges each container alone, and the links of each entry take all of
+    /// them; a run of them is the article's own structure, which a link list, a gallery or a
+    /// form beside the prose is not.
+    fn in_section_run(&self, id: NodeId, el: Element<'_>) -> bool {
+        // A teaser's title is a link to what it teases, all of it: a section's heading has
+        // words of the page's own.
+        let section = |c: NodeId| {
+            let a = self.agg[c.index()];
+            a.heading_prose > 0 && a.paragraphs > 0 && self.prose(c) >= MIN_SECTION_PROSE
+        };
+        if !section(id) {
+            return false;
+        }
+        let class = first_class(el);
+        let like = |c: NodeId| {
+            self.dom
+                .element(c)
+                .is_some_and(|e| e.local() == el.local() && first_class(e) == class)
+                && !self.not_shown(c)
+                && section(c)
+        };
+        let like_near = |ahead: bool| {
+            element_siblings(self.dom, id, ahead)
+                .take(SECTION_LOOKAROUND)
+                .filter(|&c| like(c))
+                .count()
+        };
+        like_near(false) + like_near(true) >= 2
+    }
+
+    /// Whether a run of sections ([`Page::in_section_run`]) starts among the first element
+    /// children of `id` (after an intro or two): the run's container, whose links are the
+    /// sections' own.
+    fn holds_section_run(&self, id: NodeId) -> bool {
+        self.dom
+            .children(id)
+            .filter_map(|c| Some(c).zip(self.dom.element(c)))
+            .filter(|&(c, _)| !self.not_shown(c) && self.agg[c.index()].text > 0)
+            .take(SECTION_RUN_START)
+            .any(|(c, el)| self.in_section_run(c, el))
+    }
+
+    /// Whether `id` is the body of a section of a run ([`Page::in_section_run`]): most of the
+    /// prose of its parent, the section (Asciidoctor's `div.sect1 > h2 + div.sectionbody`).
+    /// Kept with the section, or the section's heading would stand alone.
+    fn body_of_section_run(&self, id: NodeId) -> bool {
+        self.parent_element(id).is_some_and(|p| {
+            self.prose(id) * 2.0 >= self.prose(p)
+                && self
+                    .dom
+                    .element(p)
+                    .is_some_and(|el| self.in_section_run(p, el))
+        })
+    }
+
+    /// Whether the shown text of `id` is only an ad label or a loading placeholder
+    /// ([`is_placeholder`]). Called for elements of at most [`MAX_PLACEHOLDER`] characters;
+    /// a subtree of more than [`PLACEHOLDER_NODES`] nodes is not a placeholder, so that
+    /// nested wrappers of one short word are not each walked to the bottom.
+    fn says_only_placeholder(&self, id: NodeId) -> bool {
+        if self.dom.descendants(id).nth(PLACEHOLDER_NODES).is_some() {
+            return false;
+        }
+        let mut text = TextBuf::new(MAX_PLACEHOLDER as usize + 1);
+        self.shown_text(id).for_each(|t| text.push_str(t));
+        is_placeholder(text.as_str())
+    }
+
+    /// Characters of visible text the content `parts` keep after cleaning (what a read of
+    /// them shows, less its markup).
+    pub(super) fn kept_chars(&self, parts: &[NodeId]) -> usize {
+        let dom = self.dom;
+        let mut total = 0usize;
+        // (node, figures open above it)
+        let mut stack: Vec<(NodeId, usize)> = parts.iter().rev().map(|&p| (p, 0)).collect();
+        while let Some((id, figures)) = stack.pop() {
+            match &dom.node(id).data {
+                NodeData::Text(t) if !self.text_hidden(id) => {
+                    total = total.saturating_add(measure(dom.str(*t)).0 as usize);
+                }
+                NodeData::Element(data) => {
+                    let el = dom.element_of(data);
+                    // (A signature counts here: it is left out of what is read, not of
+                    // what the extractions are compared by.)
+                    let signature = self.flags[id.index()] & SIGNATURE != 0 && !self.not_shown(id);
+                    if !signature && self.left_out(id, el, figures > 0) {
+                        continue;
+                    }
+                    let figures = figures + usize::from(el.is_html(&local_name!("figure")));
+                    push_in_order(&mut stack, dom.children(id).map(|c| (c, figures)));
+                }
+                _ => {}
+            }
+        }
+        total
+    }
+
+    /// Whether the class rules of the strict cleanings take the element: Readability's
+    /// unlikely candidates, and share bars (`_clean` of share elements under
+    /// [`SHARE_BAR_MAX`] characters).
+    fn out_by_class(&self, id: NodeId) -> bool {
+        let flags = self.flags[id.index()];
+        flags & UNLIKELY != 0 || (flags & SHARE != 0 && self.agg[id.index()].text < SHARE_BAR_MAX)
+    }
+
+    /// The elements of `parts` a read leaves out by their class (a post's signature, a
+    /// share bar, a related-posts box: [`Page::out_by_class`]), in document order. Not what
+    /// the conditional cleaning takes: it judges a block by its link and image counts, and a
+    /// changelog's list of links or a paragraph beside it is content the snapshot must
+    /// still show.
+    pub(super) fn left_out_by_class(&self, parts: &[NodeId]) -> Vec<NodeId> {
+        let dom = self.dom;
+        let mut out = Vec::new();
+        if self.cleaning == Cleaning::Relaxed {
+            return out;
+        }
+        let mut stack: Vec<NodeId> = parts.iter().rev().copied().collect();
+        while let Some(id) = stack.pop() {
+            if dom.element(id).is_none() || self.not_shown(id) {
+                continue;
+            }
+            if self.out_by_class(id) {
+                out.push(id);
+                continue;
+            }
+            push_in_order(&mut stack, dom.children(id));
+        }
+        out
+    }
+
+    /// The shown text of the subtree of `id`, a text node at a time, in document order.
+    pub(crate) fn shown_text(&self, id: NodeId) -> impl Iterator<Item = &'a str> + '_ {
+        let dom = self.dom;
+        dom.descendants(id)
+            .filter_map(move |d| dom.text(d).filter(|_| !self.text_hidden(d)))
+    }
+
+    /// Whether a text node is hidden: itself (a closed `<details>`' loose text) or by the
+    /// `visibility:hidden` of its parent.
+    pub(crate) fn text_hidden(&self, id: NodeId) -> bool {
+        !self.laid_out(id)
+            || self
+                .dom
+                .node(id)
+                .parent
+                .is_some_and(|p| self.flags[p.index()] & VIS_HIDDEN != 0)
+    }
+
+    /// Whether `visibility:hidden` applies to the element itself: an image's alt text is
+    /// then not shown, like its text.
+    pub(crate) fn visibility_hidden(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & VIS_HIDDEN != 0
+    }
+
+    /// Whether the element has a block-level element anywhere below it (a card's link:
+    /// `<a><span><div>title</div></span></a>`). Links do not nest, so asking this of every
+    /// link walks each part of the page once at most.
+    pub(crate) fn holds_block(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & BLOCK_CHILD != 0
+            || self
+                .dom
+                .descendants(id)
+                .any(|d| self.flags[d.index()] & BLOCK_CHILD != 0)
+    }
+
+    pub(super) fn is_candidate(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & CANDIDATE != 0
+    }
+
+    /// Text outside links.
+    pub(super) fn prose(&self, id: NodeId) -> f32 {
+        let a = self.agg[id.index()];
+        (a.text as f32 - a.link).max(0.0)
+    }
+
+    pub(super) fn parent_element(&self, id: NodeId) -> Option<NodeId> {
+        self.dom
+            .node(id)
+            .parent
+            .filter(|&p| self.dom.element(p).is_some())
+    }
+}
+
+/// A paragraph's own score: 1, plus 1 per comma-separated piece, plus 1 per 100 characters
+/// up to 3.
+fn paragraph_score(chars: u32, commas: u32) -> f32 {
+    1.0 + (commas as f32 + 1.0) + (chars / 100).min(3) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_text_as_it_renders() {
+        assert_eq!(measure("  a \n b, c  "), (6, 1));
+        assert_eq!(measure("金价，今日"), (5, 1));
+    }
+}
