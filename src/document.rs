@@ -183,6 +183,15 @@ impl Document {
         opts: &RenderOptions,
     ) -> Result<SnapshotResult, ScopeError> {
         if let Some(r) = scope_ref(scope) {
+            // A control that reveals collapsed panels (a disclosure, a tab): its scope is
+            // what a click on it shows, as its line says.
+            let panels = usize::try_from(r.number())
+                .ok()
+                .and_then(|n| self.refs.get(n.checked_sub(1)?))
+                .map_or(&[][..], |&id| self.index.collapsed_panels(id));
+            if !panels.is_empty() {
+                return Ok(self.render_walked(panels, opts));
+            }
             return render_scope(&self.tree, r, opts);
         }
         let scope = scope.trim();
@@ -201,33 +210,59 @@ impl Document {
                     && crate::aria::hidden::is_hidden(&self.dom, self.index.styles(), id).is_none()
             })
             .ok_or_else(|| ScopeError::NoMatch(scope.to_string()))?;
+        // A match with a ref is that ref's scope: its own line first (a link or a button
+        // scoped is its line, not only its text), then its content.
+        if let Some(r) = self.ref_of(id) {
+            return render_scope(&self.tree, r, opts);
+        }
+        Ok(self.render_walked(&[id], opts))
+    }
+
+    /// The page ref of an arena node, when it has one.
+    fn ref_of(&self, id: NodeId) -> Option<Ref> {
+        let i = self.refs.iter().position(|&r| r == id)?;
+        Ref::new(u32::try_from(i + 1).ok()?)
+    }
+
+    /// The content of `roots`, walked on their own (a collapsed panel's hidden root
+    /// included: a scoped walk starts at its children) and rendered with the page's refs.
+    fn render_walked(&self, roots: &[NodeId], opts: &RenderOptions) -> SnapshotResult {
         let page_ref: std::collections::HashMap<NodeId, Ref> = self
             .refs
             .iter()
             .enumerate()
             .filter_map(|(i, id)| Some((*id, Ref::new(u32::try_from(i + 1).ok()?)?)))
             .collect();
-        // A match with a ref is that ref's scope: its own line first (a link or a button
-        // scoped is its line, not only its text), then its content.
-        if let Some(&r) = page_ref.get(&id) {
-            return render_scope(&self.tree, r, opts);
-        }
-        let walked = walk_from(&self.dom, &self.index, &self.opts, id);
-        let mut tree = walked.tree;
-        // The scoped walk numbers its refs from e1; give each node the whole page's ref.
-        let mut stack: Vec<&mut TreeNode> = vec![&mut tree.tree];
-        while let Some(node) = stack.pop() {
-            if let Some(r) = node.ref_ {
-                let id = usize::try_from(r.number())
-                    .ok()
-                    .and_then(|n| walked.refs.get(n - 1));
-                node.ref_ = id.and_then(|id| page_ref.get(id).copied());
+        let mut tree = NodeTree {
+            version: crate::tree::SCHEMA_VERSION,
+            url: self.tree.url.clone(),
+            title: self.tree.title.clone(),
+            view: self.tree.view,
+            data: None,
+            tree: TreeNode::default(),
+            stats: Default::default(),
+        };
+        for &root in roots {
+            let walked = walk_from(&self.dom, &self.index, &self.opts, root);
+            let mut part = walked.tree;
+            // The scoped walk numbers its refs from e1; give each node the whole page's ref
+            // (none inside a collapsed panel, which the page's walk does not enter).
+            let mut stack: Vec<&mut TreeNode> = vec![&mut part.tree];
+            while let Some(node) = stack.pop() {
+                if let Some(r) = node.ref_ {
+                    let id = usize::try_from(r.number())
+                        .ok()
+                        .and_then(|n| walked.refs.get(n - 1));
+                    node.ref_ = id.and_then(|id| page_ref.get(id).copied());
+                }
+                stack.extend(node.children.iter_mut());
             }
-            stack.extend(node.children.iter_mut());
+            if tree.tree.tag.is_empty() {
+                tree.tree.tag = part.tree.tag.clone();
+            }
+            tree.tree.children.append(&mut part.tree.children);
         }
-        tree.url = self.tree.url.clone();
-        tree.title = self.tree.title.clone();
-        Ok(render(&tree, opts))
+        render(&tree, opts)
     }
 
     /// The arena.

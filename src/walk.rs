@@ -881,6 +881,7 @@ fn emit(
         attrs: attrs(dom, id, el, opts, attr_names),
         states: states(el, role),
         cursor_interactive: cursor,
+        collapsed: names.index().collapsed_chars(dom, id),
         ..Default::default()
     };
     if node.role.as_deref() == Some("clickable") || node.role.as_deref() == Some("focusable") {

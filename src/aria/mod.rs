@@ -2,17 +2,21 @@
 //!
 //! - [`roles`]: explicit and implicit ARIA roles and the snapshot's role categories;
 //! - [`name`]: accessible names and descriptions (accname 1.2, HTML-AAM);
-//! - [`hidden`]: what a person cannot see, decided from markup and the computed style.
+//! - [`hidden`]: what a person cannot see, decided from markup and the computed style;
+//! - `collapsed`: what a person reveals with one click on a shown control (a disclosure's
+//!   panel, a hidden tab panel), which the content stage reads though it is hidden.
 //!
 //! Every function here is a pure function of the arena and its computed style
 //! ([`crate::style`], held by the [`Index`]): the walk calls them in document order, the probe
 //! command calls them for one element.
 
+mod collapsed;
 pub mod hidden;
 pub mod name;
 pub mod roles;
 
 use std::collections::{HashMap, HashSet};
+use std::num::NonZeroU32;
 
 use html5ever::local_name;
 
@@ -30,6 +34,7 @@ pub struct Index {
     ids: HashMap<u32, HashMap<Box<str>, NodeId>>,
     labels_for: HashMap<u32, HashMap<Box<str>, Vec<NodeId>>>,
     layout_tables: HashSet<NodeId>,
+    collapsed: collapsed::Collapsed,
     styles: Styles,
 }
 
@@ -46,7 +51,9 @@ impl Index {
             styles,
             ..Index::default()
         };
+        let mut claims = Vec::new();
         for (id, el) in dom.elements() {
+            collapsed::claims(id, el, &mut claims);
             let scope = dom.scope(id);
             if let Some(v) = el.attr(&local_name!("id")) {
                 // First element with an id wins, as getElementById does.
@@ -63,6 +70,9 @@ impl Index {
                 index.layout_tables.insert(id);
             }
         }
+        index.collapsed = collapsed::Collapsed::resolve(dom, &index.styles, claims, |c, id| {
+            index.by_id(dom.scope(c), id)
+        });
         index
     }
 
@@ -82,6 +92,30 @@ impl Index {
             .get(&scope)
             .and_then(|l| l.get(id))
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// The shown control that reveals `panel`, when `panel` is a collapsed part of the page:
+    /// hidden by itself, one click away (see `collapsed`).
+    pub fn collapsed_control(&self, panel: NodeId) -> Option<NodeId> {
+        self.collapsed.control_of(panel)
+    }
+
+    /// The panels `control` reveals, collapsed, in document order (empty for most elements).
+    pub fn collapsed_panels(&self, control: NodeId) -> &[NodeId] {
+        self.collapsed.panels_of(control)
+    }
+
+    /// How many characters of text (white space runs as one) the collapsed panels of
+    /// `control` hold, when it reveals any.
+    pub fn collapsed_chars(&self, dom: &Dom, control: NodeId) -> Option<NonZeroU32> {
+        let chars: usize = self
+            .collapsed_panels(control)
+            .iter()
+            .flat_map(|&p| dom.descendants(p))
+            .filter_map(|d| dom.text(d))
+            .map(|t| crate::text::normalize(t).chars().count())
+            .sum();
+        NonZeroU32::new(u32::try_from(chars).unwrap_or(u32::MAX))
     }
 
     /// Whether a `<table>` is laid out rather than holding data (see

@@ -15,12 +15,11 @@ use super::element::{
     is_profile_list, may_be_unlikely, HintCache,
 };
 use super::Cleaning;
-use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled};
+use crate::aria::hidden::subtree_hidden_styled;
 use crate::aria::name::labeled_control;
 use crate::aria::roles::input_type;
 use crate::aria::Index;
 use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
-use crate::style::Styles;
 use crate::text::TextBuf;
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
@@ -106,10 +105,13 @@ impl Agg {
 
 /// The one place this stage asks the hidden rules about an element (so a change to how they
 /// are called is one change here). `None`: the subtree is hidden; else whether
-/// `visibility:hidden` applies, given what the parent passes on.
-fn shown(styles: &Styles, id: NodeId, el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
-    let style = styles.get(id);
-    if subtree_hidden_styled(el, &style).is_some() {
+/// `visibility:hidden` applies, given what the parent passes on. A collapsed panel (hidden
+/// by itself under a shown control that reveals it, `aria::collapsed`) is shown here: a
+/// person reaches it in one click, and a product's description or a FAQ's answers are
+/// content.
+fn shown(index: &Index, id: NodeId, el: Element<'_>, inherited_vis_hidden: bool) -> Option<bool> {
+    let style = index.styles().get(id);
+    if subtree_hidden_styled(el, &style).is_some() && index.collapsed_control(id).is_none() {
         return None;
     }
     Some(style.visibility_hidden.unwrap_or(inherited_vis_hidden))
@@ -118,10 +120,9 @@ fn shown(styles: &Styles, id: NodeId, el: Element<'_>, inherited_vis_hidden: boo
 /// The measured page.
 pub(crate) struct Page<'a> {
     pub dom: &'a Dom,
-    /// The page's roles and layout tables (conditional cleaning reads them).
+    /// The page's roles, layout tables, collapsed panels and computed visibility (its own
+    /// style sheets and `style` attributes).
     pub(super) index: &'a Index,
-    /// The page's computed visibility (its own style sheets and `style` attributes).
-    pub styles: &'a Styles,
     /// Pre-order position of every node reachable from the document (0 for the rest, such
     /// as template contents).
     pub order: Vec<u32>,
@@ -233,7 +234,6 @@ impl<'a> Page<'a> {
     /// unlikely-by-class subtrees out of the pass and weighs classes; the others measure
     /// them, and [`Page::left_out`] applies what their step of the cleaning removes.
     pub(crate) fn measure(dom: &'a Dom, index: &'a Index, cleaning: Cleaning) -> Page<'a> {
-        let styles = index.styles();
         let n = dom.len();
         let body = dom
             .body()
@@ -242,7 +242,6 @@ impl<'a> Page<'a> {
         let mut page = Page {
             dom,
             index,
-            styles,
             order: vec![0; n],
             flags: vec![0; n],
             agg: vec![Agg::default(); n],
@@ -292,7 +291,7 @@ impl<'a> Page<'a> {
                 }
                 NodeData::Element(data) => {
                     let el = dom.element_of(data);
-                    let Some(vis) = shown(self.styles, id, el, vis) else {
+                    let Some(vis) = shown(self.index, id, el, vis) else {
                         self.flags[i] |= HIDDEN;
                         // Never shown, but the page's word on what it is about.
                         if is_json_ld(el) {
@@ -388,20 +387,9 @@ impl<'a> Page<'a> {
                         }
                     }
                     stack.push((id, true, vis));
-                    match closed_details_summary(dom, id, el) {
-                        Some(summary) => {
-                            // A closed <details> shows its summary only (one child: nothing
-                            // to order): the other children are hidden for every later pass.
-                            for c in dom.children(id) {
-                                if Some(c) == summary {
-                                    stack.push((c, false, vis));
-                                } else {
-                                    self.flags[c.index()] |= HIDDEN;
-                                }
-                            }
-                        }
-                        None => push_children(&mut stack, dom, id, vis),
-                    }
+                    // A closed <details> shows its summary, and its body is one click on it
+                    // away: collapsed, read in place like any collapsed panel.
+                    push_children(&mut stack, dom, id, vis);
                 }
                 NodeData::Document => push_children(&mut stack, dom, id, vis),
                 _ => {}

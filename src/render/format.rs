@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::num::NonZeroU32;
 
 use serde::Serialize;
 
@@ -616,6 +617,8 @@ struct Head<'a> {
     level: Option<u32>,
     states: States,
     ref_: Option<Ref>,
+    /// Characters of collapsed panels the control reveals (`TreeNode::collapsed`).
+    collapsed: Option<NonZeroU32>,
 }
 
 fn head<'a>(cx: &'a Ctx<'a>, i: usize, name: Option<&'a str>) -> Head<'a> {
@@ -628,6 +631,7 @@ fn head<'a>(cx: &'a Ctx<'a>, i: usize, name: Option<&'a str>) -> Head<'a> {
         level: node.level,
         states: node.states,
         ref_: cx.ref_of(i),
+        collapsed: node.collapsed,
     }
 }
 
@@ -724,6 +728,11 @@ pub(super) fn node_line(
             if let Some(r) = h.ref_ {
                 let _ = write!(line, " [ref={r}]");
             }
+            // What a click on the control reveals, as a fold says what it holds: a scope on
+            // the control's ref shows it.
+            if let Some(c) = h.collapsed {
+                let _ = write!(line, " (collapsed: {c} chars)");
+            }
             if container {
                 line.push(':');
             } else if !content.is_empty() {
@@ -763,6 +772,7 @@ fn write_line(
                 level: None,
                 states: States::default(),
                 ref_: None,
+                collapsed: None,
             },
             content,
         ),
@@ -797,6 +807,8 @@ fn json_line(depth: usize, h: &Head<'_>, content: &str) -> String {
         level: Option<u32>,
         #[serde(skip_serializing_if = "States::is_empty")]
         states: States,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        collapsed: Option<NonZeroU32>,
         #[serde(skip_serializing_if = "str::is_empty")]
         text: &'a str,
     }
@@ -808,6 +820,7 @@ fn json_line(depth: usize, h: &Head<'_>, content: &str) -> String {
         attrs: JsonAttrs(&h.attrs),
         level: h.level,
         states: h.states,
+        collapsed: h.collapsed,
         text: content,
     };
     serde_json::to_string(&line).unwrap_or_default()
@@ -843,6 +856,8 @@ pub(super) fn list_line(cx: &Ctx<'_>, i: usize) -> String {
         level: node.level,
         states: node.states,
         ref_: cx.ref_of(i),
+        // The list is the cheapest view: what a control reveals is the full snapshot's.
+        collapsed: None,
     };
     match cx.opts.format {
         Format::Json => json_line(0, &h, ""),
