@@ -110,8 +110,27 @@ knob.onpointerup = e => {
 };
 </script>"#;
 
+/// A single-page app: a counter in the header, a list the app renders (and re-renders from
+/// scratch on "Reload list"), a button that removes one item; every open logs to `#log`.
+const APP: &str = r#"<!doctype html><title>App</title>
+<header><button id="inc">Add one</button> <span id="count">0 in cart</span></header>
+<main><ul id="list"></ul>
+<button id="reload">Reload list</button> <button id="drop">Remove Beta</button>
+<p id="log">nothing opened</p></main>
+<script>
+let render = () => { list.innerHTML = ''; for (let n of ['Alpha', 'Beta', 'Gamma']) {
+  let li = document.createElement('li'), b = document.createElement('button');
+  b.textContent = 'Open ' + n; b.onclick = () => log.textContent = 'opened ' + n;
+  li.append(b); list.append(li); } };
+render();
+inc.onclick = () => count.textContent = (parseInt(count.textContent) + 1) + ' in cart';
+reload.onclick = render;
+drop.onclick = () => [...list.children].find(li => li.textContent.includes('Beta')).remove();
+</script>"#;
+
 fn fixtures() -> String {
     let mut pages = HashMap::new();
+    pages.insert("/app.html", APP.to_string());
     pages.insert("/drag.html", DRAG.to_string());
     pages.insert("/dialogs.html", DIALOGS.to_string());
     pages.insert("/loop.html", LOOP.to_string());
@@ -486,17 +505,13 @@ fn dom_change_then_navigation_makes_refs_stale() {
         "{}",
         look["snapshot"]
     );
-    // The first look's refs are stale now, though their elements are still there: a ref
-    // never comes to mean what a newer look numbered alike.
+    // The elements are still there: the second look shows them with the first look's refs,
+    // and those refs act.
+    assert_eq!(ref_of(&look, "button", "Add item"), add);
+    assert_eq!(ref_of(&look, "link", "Next page"), next);
     for old in [&add, &next] {
-        let (code, message) = a.err("act", json!({"ref": old, "op": "focus"}));
-        assert_eq!(code, "STALE_REF", "{message}");
-        assert!(message.contains("older look"), "{message}");
+        a.ok("act", json!({"ref": old, "op": "focus"}));
     }
-    let (add, next) = (
-        ref_of(&look, "button", "Add item"),
-        ref_of(&look, "link", "Next page"),
-    );
 
     let nav = a.ok("act", json!({"ref": next, "op": "click"}));
     assert_eq!(nav["navigated"], true, "{nav}");
@@ -519,6 +534,119 @@ fn dom_change_then_navigation_makes_refs_stale() {
     );
     let (code, _) = a.err("act", json!({"ref": add, "op": "click"}));
     assert_eq!(code, "STALE_REF", "going back is a navigation too");
+    a.finish();
+}
+
+/// All refs of a look, by role and name.
+fn refs_by_name(look: &Value) -> Vec<(String, String)> {
+    let mut refs: Vec<(String, String)> = look["refs"]
+        .as_object()
+        .expect("refs")
+        .iter()
+        .map(|(r, v)| (format!("{} {}", v["role"], v["name"]), r.clone()))
+        .collect();
+    refs.sort();
+    refs
+}
+
+/// Issue 45: an element keeps its ref for as long as it is in the page; a ref from any
+/// earlier look acts on its element; a ref whose element left, from a re-rendered list or
+/// from another document is STALE_REF, and nothing is done.
+#[test]
+fn refs_last_while_their_elements_stay_in_the_page() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/app.html")}));
+    let first = a.ok("look", json!({}));
+    // An idle look: every ref as it was.
+    let idle = a.ok("look", json!({}));
+    assert_eq!(refs_by_name(&idle), refs_by_name(&first));
+    // Another part of the page changes: the rest keep their refs.
+    let inc = ref_of(&first, "button", "Add one");
+    a.ok("act", json!({"ref": inc, "op": "click"}));
+    let third = a.ok("look", json!({}));
+    assert!(
+        third["snapshot"].as_str().unwrap().contains("1 in cart"),
+        "{}",
+        third["snapshot"]
+    );
+    for name in [
+        "Open Alpha",
+        "Open Beta",
+        "Open Gamma",
+        "Add one",
+        "Reload list",
+    ] {
+        assert_eq!(
+            ref_of(&third, "button", name),
+            ref_of(&first, "button", name),
+            "{name}"
+        );
+    }
+    // A ref from two looks back acts on its element.
+    let alpha = ref_of(&first, "button", "Open Alpha");
+    a.ok("act", json!({"ref": alpha, "op": "click"}));
+    let log = |a: &mut Agent| {
+        a.ok(
+            "eval",
+            json!({"js": "document.getElementById('log').textContent"}),
+        )["value"]
+            .clone()
+    };
+    assert_eq!(log(&mut a), "opened Alpha");
+    // A ref whose element left the page: STALE_REF that says when, and nothing is clicked.
+    let beta = ref_of(&first, "button", "Open Beta");
+    a.ok(
+        "act",
+        json!({"ref": ref_of(&first, "button", "Remove Beta"), "op": "click"}),
+    );
+    let (code, message) = a.err("act", json!({"ref": beta, "op": "click"}));
+    assert_eq!(code, "STALE_REF", "{message}");
+    assert!(
+        message.contains(&format!("{beta} left the page after look 3")),
+        "{message}"
+    );
+    let (code, _) = a.err("query", json!({"ref": beta, "kind": "text"}));
+    assert_eq!(code, "STALE_REF");
+    assert_eq!(log(&mut a), "opened Alpha", "nothing clicked");
+    // A re-rendered list: new elements, new refs never given before; the old ones are stale.
+    let highest = refs_by_name(&third)
+        .iter()
+        .map(|(_, r)| number(r))
+        .max()
+        .unwrap_or(0);
+    a.ok(
+        "act",
+        json!({"ref": ref_of(&first, "button", "Reload list"), "op": "click"}),
+    );
+    let (code, message) = a.err("act", json!({"ref": alpha, "op": "click"}));
+    assert_eq!(code, "STALE_REF", "{message}");
+    let fifth = a.ok("look", json!({}));
+    let gamma = ref_of(&fifth, "button", "Open Gamma");
+    assert!(number(&gamma) > highest, "{gamma} after e{highest}");
+    assert_eq!(
+        ref_of(&fifth, "button", "Add one"),
+        inc,
+        "the header stayed"
+    );
+    a.ok("act", json!({"ref": gamma, "op": "click"}));
+    assert_eq!(log(&mut a), "opened Gamma");
+    // A new document (the same address loaded again): every earlier ref is stale.
+    a.ok("go", json!({"url": format!("{base}/app.html")}));
+    for old in [&inc, &gamma] {
+        let (code, message) = a.err("act", json!({"ref": old, "op": "click"}));
+        assert_eq!(code, "STALE_REF", "{message}");
+    }
+    let fresh = a.ok("look", json!({}));
+    assert!(number(&ref_of(&fresh, "button", "Add one")) > number(&gamma));
+    assert_eq!(
+        a.ok(
+            "eval",
+            json!({"js": "document.getElementById('count').textContent"})
+        )["value"],
+        "0 in cart",
+        "nothing clicked in the new document"
+    );
     a.finish();
 }
 
@@ -612,15 +740,17 @@ fn look_scoped_by_a_folded_stub_ref_keeps_the_pages_refs_and_acts() {
     ref_of(&by_css, "link", "Footer 2");
     assert!(!by_css["snapshot"].as_str().unwrap().contains("Footer 3"));
 
-    // Scoping by a ref of an older look, or one no look gave.
-    let (code, message) = a.err("look", json!({"scope": footer}));
-    assert_eq!(code, "STALE_REF", "{message}");
-    assert!(message.contains(&footer), "{message}");
+    // Scoping by a ref of an earlier look (its element is still there), or one no look gave.
+    let again = a.ok("look", json!({"scope": footer}));
+    assert_eq!(
+        body(again["snapshot"].as_str().unwrap())[0],
+        format!("- contentinfo [ref={footer}]:")
+    );
     let (code, message) = a.err("look", json!({"scope": "e99999"}));
     assert_eq!(code, "NOT_FOUND", "{message}");
     assert!(message.contains("e99999"), "{message}");
 
-    // After the page changes, a scoped look numbers anew, and its refs act.
+    // After the page changes, a scoped look keeps the refs of the elements that stayed.
     let full = a.ok("look", json!({"max_chars": 620}));
     let footer = folded_ref(full["snapshot"].as_str().unwrap(), "contentinfo");
     let add = ref_of(&full, "button", "Add deal");
@@ -628,26 +758,18 @@ fn look_scoped_by_a_folded_stub_ref_keeps_the_pages_refs_and_acts() {
     a.ok("act", json!({"ref": add, "op": "click"}));
     let scoped = a.ok("look", json!({"scope": footer}));
     let text = scoped["snapshot"].as_str().unwrap();
-    let moved = body(text)[0]
-        .strip_prefix("- contentinfo [ref=")
-        .and_then(|l| l.strip_suffix("]:"))
-        .unwrap_or_else(|| panic!("{text}"))
-        .to_string();
-    assert_ne!(moved, footer, "{text}");
+    assert_eq!(body(text)[0], format!("- contentinfo [ref={footer}]:"));
     let eighth = ref_of(&scoped, "link", "Footer 8");
     let clicked = a.ok("act", json!({"ref": eighth, "op": "click"}));
     assert_eq!(clicked["title"], "Footer 8", "{clicked}");
-    let (code, _) = a.err("act", json!({"ref": buy, "op": "click"}));
-    assert_eq!(
-        code, "STALE_REF",
-        "a look that numbered anew makes the older refs stale"
-    );
+    let bought = a.ok("act", json!({"ref": buy, "op": "click"}));
+    assert_eq!(bought["title"], "Bought", "{bought}");
     // A scope whose element left the page.
     a.ok(
         "eval",
         json!({"js": "document.querySelector('footer').remove()"}),
     );
-    let (code, message) = a.err("look", json!({"scope": moved}));
+    let (code, message) = a.err("look", json!({"scope": footer}));
     assert_eq!(code, "STALE_REF", "{message}");
     a.finish();
 }
@@ -834,8 +956,9 @@ fn cross_site_frames_are_looked_at_and_acted_on() {
         text.contains("Accepted by Ada") && !text.contains("SECRET"),
         "{text}"
     );
-    let (code, _) = a.err("act", json!({"ref": accept, "op": "click"}));
-    assert_eq!(code, "STALE_REF", "a frame's ref from an older look");
+    // A frame's elements keep their refs across looks too.
+    assert_eq!(ref_of(&after, "button", "Accept terms"), accept, "{text}");
+    assert_eq!(ref_of(&after, "textbox", "Full name"), name, "{text}");
     // Scoped by the frame's ref: the frame's content, with the page's refs.
     let terms = ref_of(&after, "iframe", "Terms");
     let scoped = a.ok("look", json!({"scope": terms}));
@@ -1565,7 +1688,7 @@ fn design_format_look_act_go_wait_eval() {
 }
 
 #[test]
-fn stale_ref_after_a_second_look_and_after_navigation_in_both_formats() {
+fn refs_last_across_looks_and_end_with_navigation_in_both_formats() {
     let base = fixtures();
     let Some(mut a) = Agent::start() else { return };
     a.ok("go", json!({"url": format!("{base}/login.html")}));
@@ -1573,48 +1696,41 @@ fn stale_ref_after_a_second_look_and_after_navigation_in_both_formats() {
     let first = a.ok("look", json!({}));
     let email = ref_of(&first, "textbox", "Email");
     let second = a.ok("look", json!({}));
-    let email2 = ref_of(&second, "textbox", "Email");
-    assert_ne!(email, email2, "a new look never reuses a ref");
-    let (code, _) = a.err("act", json!({"ref": email, "op": "fill", "value": "x"}));
-    assert_eq!(code, "STALE_REF");
-    let (code, _) = a.err("query", json!({"ref": email, "kind": "value"}));
-    assert_eq!(code, "STALE_REF");
-    a.ok("act", json!({"ref": email2, "op": "fill", "value": "new"}));
+    assert_eq!(
+        ref_of(&second, "textbox", "Email"),
+        email,
+        "the same element"
+    );
+    a.ok("act", json!({"ref": email, "op": "fill", "value": "new"}));
     let (code, _) = a.err("act", json!({"ref": "e9999", "op": "click"}));
     assert_eq!(code, "NOT_FOUND", "no look gave it");
     // The design's format, on the same numbering.
     let third = a.eval_ok("agent.look()");
-    let email3 = tree_ref(&third, "textbox", "Email");
-    assert_eq!(
-        a.eval_err(&format!("agent.act('{email2}', 'input', 'x')")),
-        "STALE_REF"
-    );
-    assert_eq!(
-        a.eval_err(&format!("agent.act('{email}', 'clear')")),
-        "STALE_REF"
-    );
+    assert_eq!(tree_ref(&third, "textbox", "Email"), email);
     assert_eq!(a.eval_err("agent.act('e9999', 'click')"), "NOT_FOUND");
-    a.eval_ok(&format!("agent.act('{email3}', 'input', 'kept')"));
-    // The old ref's element still holds what the current ref wrote: nothing acted on it.
+    a.eval_ok(&format!("agent.act('{email}', 'input', 'kept')"));
     assert_eq!(
-        a.ok("query", json!({"ref": email3, "kind": "value"}))["value"],
+        a.ok("query", json!({"ref": email, "kind": "value"}))["value"],
         "kept"
     );
-    // A navigation makes the latest look's refs stale, in both formats.
+    // A navigation (to the same address: another document) ends the refs, in both formats.
     a.eval_ok(&format!("agent.go('{base}/login.html')"));
     assert_eq!(
-        a.eval_err(&format!("agent.act('{email3}', 'input', 'x')")),
+        a.eval_err(&format!("agent.act('{email}', 'input', 'x')")),
         "STALE_REF"
     );
-    let (code, message) = a.err("act", json!({"ref": email3, "op": "click"}));
+    let (code, message) = a.err("act", json!({"ref": email, "op": "click"}));
     assert_eq!(code, "STALE_REF", "{message}");
+    assert!(message.contains("before a navigation"), "{message}");
     let fresh = a.ok("look", json!({}));
-    let (code, _) = a.err("wait", json!({"ref": email3}));
+    let (code, _) = a.err("wait", json!({"ref": email}));
     assert_eq!(code, "STALE_REF", "wait checks refs too");
-    a.ok(
-        "act",
-        json!({"ref": ref_of(&fresh, "textbox", "Email"), "op": "fill", "value": "ok"}),
+    let email2 = ref_of(&fresh, "textbox", "Email");
+    assert!(
+        number(&email2) > number(&email),
+        "a ref is never given again"
     );
+    a.ok("act", json!({"ref": email2, "op": "fill", "value": "ok"}));
     a.finish();
 }
 

@@ -105,7 +105,7 @@ impl Session {
         let settled = self.settle(before).await;
         if settled.navigated {
             // Even a page restored from the back/forward cache is another visit: look again.
-            self.look_token = None;
+            self.navigated();
         }
         if let Some(dialog) = settled.dialog {
             self.tab_mut().before_dialog = before.cloned();
@@ -249,7 +249,7 @@ impl Session {
             ))
         };
         match center.get("error").and_then(Value::as_str) {
-            Some("ref_not_found") => Err(AgentError::stale(&ref_.public)),
+            Some("ref_not_found") => Err(ref_.left()),
             Some("disabled") => fail("is disabled"),
             Some("out_of_view") => fail("is out of view once the dragged element is in view"),
             Some(_) => Ok(None),
@@ -504,7 +504,7 @@ impl Session {
         }
         let error = result.error.unwrap_or_default();
         Err(match error.as_str() {
-            "ref_not_found" | "not_injected" => AgentError::stale(&ref_.public),
+            "ref_not_found" | "not_injected" => ref_.left(),
             _ => AgentError::new(
                 Code::ActionFailed,
                 format!("{action} on {} failed: {error}", ref_.public),

@@ -139,7 +139,7 @@ impl Session {
             }
         };
         let loaded = self.guarded(nav).await;
-        self.look_token = None;
+        self.navigated();
         if let Some(dialog) = self.open_dialog() {
             // The page opened a dialog as it loaded (or before it unloaded).
             return Ok(self.dialog_result(&dialog).await);
@@ -274,14 +274,15 @@ impl Session {
                 &js::query_js(&target.page, kind, limit),
             )
             .await?;
-        let ref_ = target.public;
         let result = js::parse_query_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
         match result.error.as_deref() {
-            Some("ref_not_found") | Some("not_injected") => Err(AgentError::stale(&ref_)),
+            Some("ref_not_found") | Some("not_injected") => Err(target.left()),
             Some(e) => Err(AgentError::new(Code::ActionFailed, e.to_string())),
-            None => Ok(json!({"ref": ref_, "kind": kind, "value": result.value,
-                              "truncated": result.truncated})),
+            None => Ok(
+                json!({"ref": target.public, "kind": kind, "value": result.value,
+                              "truncated": result.truncated}),
+            ),
         }
     }
 
