@@ -327,6 +327,17 @@ navigated; if it did, call web_snapshot before using refs again.",
                 ParamType::Boolean,
                 "Press twice, a double click (default false).",
             ),
+            optional(
+                "long_press",
+                ParamType::Boolean,
+                "Press and hold, then release: a long press (a held touch where the page takes \
+touch input), for controls that react only to a held press (default false).",
+            ),
+            optional(
+                "duration_ms",
+                ParamType::Integer { min: 0, max: 10_000 },
+                "How long a long press holds, in milliseconds (default 800).",
+            ),
         ],
         budgets: false,
         set: ToolSet::Live,
@@ -572,7 +583,7 @@ refs from the other tab are stale.",
         description: "Drive a web browser through one tool. action=start launches it \
 (target_url optional), navigate opens target_url, snapshot returns the page as one line per \
 thing a person sees and can use with refs like e5, act does request.kind (click, dblclick, \
-fill, type, select, check, uncheck, hover, press_key, scroll, upload, drag, evaluate) on \
+long_press, fill, type, select, check, uncheck, hover, press_key, scroll, upload, drag, evaluate) on \
 request.target_id (a ref from the latest snapshot) with request.text (the value, key, file \
 paths one a line, the ref to drop on, or script); act also answers a dialog (accept_dialog with the prompt's \
 text, dismiss_dialog) and handles tabs (tabs lists them, switch_tab to the index in text, \
@@ -597,6 +608,7 @@ act that changes the page: old refs fail with STALE_REF.",
                         ParamType::Enum(&[
                             "click",
                             "dblclick",
+                            "long_press",
                             "fill",
                             "type",
                             "select",

@@ -37,7 +37,7 @@ impl Session {
             Call::Act { ref_, op, value } => {
                 // The design's `input` is this protocol's `fill`; select takes one value or
                 // several; the value of a drag is the ref to drop on, an upload's its files
-                // (one path or several).
+                // (one path or several), a long press's how long to hold (ms).
                 let op = if op == "input" {
                     "fill".to_string()
                 } else {
@@ -51,6 +51,9 @@ impl Session {
                     }
                     ("press_key", Some(key)) => {
                         args.insert("key".into(), key);
+                    }
+                    ("long_press", Some(ms)) => {
+                        args.insert("duration_ms".into(), ms);
                     }
                     ("drag", Some(to)) => {
                         args.insert("to".into(), to);
