@@ -311,6 +311,14 @@ latest snapshot's refs valid when the page has not changed.",
                 ParamType::Boolean,
                 "Only what is inside the visible viewport (default false).",
             ),
+            optional(
+                "diff",
+                ParamType::Boolean,
+                "Only what changed since your previous snapshot: new and changed lines marked \
++, with the lines that locate them; unchanged runs folded into one line each, whose refs \
+still work; refs that left the page listed. A whole snapshot when most of the page changed \
+(default false).",
+            ),
         ],
         budgets: true,
         set: ToolSet::Live,

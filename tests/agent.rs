@@ -139,8 +139,32 @@ hold.addEventListener('pointerdown', e => { out.textContent = 'pressing';
 hold.addEventListener('pointerup', () => { if (timer) { clearTimeout(timer); timer = null; out.textContent = 'too short'; } });
 </script>"#;
 
+/// A shop of 32 product cards: a cart counter in the header, a toast that says what was
+/// added, each card's "Add to cart" button.
+fn shop32() -> String {
+    let cards: String = (1..=32)
+        .map(|i| {
+            format!(
+                "<article><h3>Product {i}</h3><p>${p}.00</p><p>Soft cotton tee, size M, colour \
+                 {i}</p><button onclick=\"add({i})\">Add to cart</button></article>",
+                p = 10 + i
+            )
+        })
+        .collect();
+    format!(
+        "<!doctype html><title>Shop</title>\n\
+         <header><a href=\"/\">Shop</a> <nav><a href=\"/new\">New</a> <a href=\"/sale\">Sale</a>\
+         </nav> <a href=\"/cart\" id=\"cart\">Cart (0)</a></header>\n\
+         <main><h1>T-shirts</h1><div id=\"toast\" role=\"status\"></div><section>{cards}</section></main>\n\
+         <footer><a href=\"/about\">About</a> <a href=\"/help\">Help</a></footer>\n\
+         <script>let n = 0; function add(i) {{ n++; cart.textContent = 'Cart (' + n + ')'; \
+         toast.textContent = 'Added Product ' + i + ' to the cart'; }}</script>"
+    )
+}
+
 fn fixtures() -> String {
     let mut pages = HashMap::new();
+    pages.insert("/shop32.html", shop32());
     pages.insert("/hold.html", HOLD.to_string());
     pages.insert("/app.html", APP.to_string());
     pages.insert("/drag.html", DRAG.to_string());
@@ -718,6 +742,113 @@ fn long_press_holds_the_pointer_down_with_the_mouse_or_a_finger() {
         json!({"changed": true})
     );
     assert_eq!(out(&mut a), format!("held by {want}"));
+    a.finish();
+}
+
+/// Issue 45 §2: `look {"diff": true}` after one add-to-cart click on a 32-card shop is at
+/// most a quarter of a full look: the cart link and the toast in place with the lines that
+/// locate them, the rest folded, every folded ref still acting. A new document gives a whole
+/// look that says why; the design's `look({diff: true})` lists only new entries.
+#[test]
+fn a_diff_look_after_a_small_change_is_a_quarter_of_a_full_look() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/shop32.html")}));
+    let first = a.ok("look", json!({"diff": true}));
+    let full = first["snapshot"].as_str().unwrap().to_string();
+    assert!(
+        full.starts_with("[snapshot, whole: no earlier look to compare with]"),
+        "{full}"
+    );
+    assert_eq!(first["diff"]["full"], "no earlier look to compare with");
+    let adds = refs_of(&first, "button", "Add to cart");
+    assert_eq!(adds.len(), 32, "{full}");
+    a.ok("act", json!({"ref": adds[2], "op": "click"}));
+    let diff = a.ok("look", json!({"diff": true}));
+    let text = diff["snapshot"].as_str().unwrap();
+    assert_eq!(diff["diff"]["against"], 1, "{diff}");
+    assert!(
+        text.starts_with("[diff against look 1] 2 new or changed (+), 0 left; "),
+        "{text}"
+    );
+    assert!(text.contains("+ link \"Cart (1)\""), "{text}");
+    assert!(text.contains("+ status"), "{text}");
+    assert!(text.contains("Added Product 3 to the cart"), "{text}");
+    assert!(text.contains("unchanged lines ("), "{text}");
+    // Measured against the same look, whole.
+    let whole = a.ok("look", json!({}));
+    let whole = whole["snapshot"].as_str().unwrap();
+    eprintln!(
+        "{text}\ndiff look {} chars, full look {} chars: {:.1} %",
+        text.len(),
+        whole.len(),
+        100.0 * text.len() as f64 / whole.len() as f64
+    );
+    assert!(
+        text.len() * 4 <= whole.len(),
+        "{} vs {}",
+        text.len(),
+        whole.len()
+    );
+    // The payload lists the refs the diff shows; a folded card's ref still acts.
+    let shown: Vec<&String> = diff["refs"].as_object().unwrap().keys().collect();
+    assert!(shown.len() < 10, "{shown:?}");
+    a.ok("act", json!({"ref": adds[30], "op": "click"}));
+    // Nothing changed since the last look but the cart and the toast, again; then a look
+    // with no change at all is one fold.
+    let again = a.ok("look", json!({"diff": true}));
+    assert!(
+        again["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("Added Product 31"),
+        "{again}"
+    );
+    let idle = a.ok("look", json!({"diff": true}));
+    let idle_text = idle["snapshot"].as_str().unwrap();
+    assert!(
+        idle_text.starts_with("[diff against look 4] 0 new or changed"),
+        "{idle_text}"
+    );
+    assert_eq!(idle_text.lines().count(), 2, "{idle_text}");
+    // A card removed: its refs are listed as gone.
+    a.ok(
+        "eval",
+        json!({"js": "document.querySelectorAll('article')[5].remove()"}),
+    );
+    let removed = a.ok("look", json!({"diff": true}));
+    let removed_text = removed["snapshot"].as_str().unwrap();
+    assert!(
+        removed_text.contains("left the page: ") && removed_text.contains(&adds[5]),
+        "{removed_text}"
+    );
+    assert_eq!(removed["diff"]["left"].as_array().map(Vec::len), Some(3));
+    // A new document: a whole look, saying why.
+    a.ok("go", json!({"url": format!("{base}/shop32.html")}));
+    let fresh = a.ok("look", json!({"diff": true}));
+    assert!(
+        fresh["snapshot"]
+            .as_str()
+            .unwrap()
+            .starts_with("[snapshot, whole: a new document since look 6]"),
+        "{fresh}"
+    );
+    let (code, _) = a.err("look", json!({"diff": true, "format": "json"}));
+    assert_eq!(code, "INVALID_ARGS");
+    // The design's format: only the new entries, the rest counted.
+    a.eval_ok("agent.look({viewport: false})");
+    let fresh_adds = refs_of(&fresh, "button", "Add to cart");
+    a.ok("act", json!({"ref": fresh_adds[0], "op": "click"}));
+    let design = a.eval_ok("agent.look({viewport: false, diff: true})");
+    assert_eq!(
+        design["tree"],
+        json!([format!(
+            "link:Cart (1)[{}]",
+            ref_of(&fresh, "link", "Cart (0)")
+        )]),
+        "{design}"
+    );
+    assert!(design["diff"]["unchanged"].as_u64() > Some(30), "{design}");
     a.finish();
 }
 

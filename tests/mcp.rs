@@ -668,6 +668,12 @@ fn live_tools_upload_double_click_dialogs_and_tabs() {
     let held = c.call("web_click", json!({"ref": hold, "long_press": true}));
     assert_eq!(held["structuredContent"]["changed"], true, "{held}");
     assert_eq!(out(&mut c), "\"Held\"");
+    // What changed since the first snapshot: the paragraph, in place; the rest folded.
+    let diff = c.call("web_snapshot", json!({"diff": true}));
+    let diff_text = text(&diff);
+    assert!(diff_text.starts_with("[diff against look 1]"), "{diff}");
+    assert!(diff_text.contains("+ paragraph: Held"), "{diff}");
+    assert!(diff_text.contains("unchanged line"), "{diff}");
     let both = c.call(
         "web_click",
         json!({"ref": hold, "long_press": true, "double_click": true}),

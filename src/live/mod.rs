@@ -28,6 +28,7 @@
 //!   `refs`: looks, ref numbering and staleness;
 //!   `frames`: cross-origin frames, reached through CDP and merged into looks;
 //! - `commands`: `look`, `go`, `back`, `wait`, `query`, `eval`, `screenshot`;
+//!   `diff`: `look {"diff": true}`, the lines that changed since the previous look;
 //!   `actions`: `act` and the input events behind it;
 //! - `protocol`: the protocol's own wire format and the stdio loop;
 //!   `design`: the design's `eval` format;
@@ -38,6 +39,7 @@ mod browser;
 mod commands;
 mod design;
 mod dialogs;
+mod diff;
 mod frames;
 mod guard;
 mod overlay;

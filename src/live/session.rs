@@ -36,6 +36,10 @@ pub struct Session {
     /// The token on the current tab's document when its latest look walked it; `None` before
     /// its first look and after a navigation.
     pub(super) look_token: Option<String>,
+    /// The latest look's text (whole), for a diff against it.
+    pub(super) seen: Option<super::diff::Seen>,
+    /// The design format's latest `look()` tree, for a diff against it.
+    pub(super) seen_design: Option<super::design::SeenTree>,
     /// Looks taken so far (the latest is look number `looks`).
     pub(super) looks: u64,
     /// The isolated world `overlay.js` runs in, for the current document.
@@ -143,6 +147,8 @@ impl Session {
             options,
             ledger: super::refs::Ledger::default(),
             look_token: None,
+            seen: None,
+            seen_design: None,
             looks: 0,
             ui_world: None,
             sidebar_log: std::collections::VecDeque::new(),
