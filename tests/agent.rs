@@ -1063,6 +1063,14 @@ fn shadow_roots_and_same_origin_frames_are_looked_at_and_acted_on() {
     for name in ["Signed in", "2", "Applied"] {
         ref_of(&after, "button", name);
     }
+    // Refs last in shadow roots and same-origin frames too (renamed buttons keep theirs).
+    assert_eq!(ref_of(&after, "textbox", "E-mail"), email);
+    assert_eq!(ref_of(&after, "textbox", "Code"), code);
+    assert_eq!(ref_of(&after, "iframe", "Coupon"), coupon);
+    assert_eq!(
+        ref_of(&after, "button", "2"),
+        ref_of(&look, "button", "Imperative")
+    );
     assert_eq!(
         a.ok(
             "query",
