@@ -835,6 +835,12 @@ fn a_diff_look_after_a_small_change_is_a_quarter_of_a_full_look() {
     );
     let (code, _) = a.err("look", json!({"diff": true, "format": "json"}));
     assert_eq!(code, "INVALID_ARGS");
+    // Within the look's budget, a diff or a whole look saying why alike.
+    for _ in 0..2 {
+        let small = a.ok("look", json!({"diff": true, "max_chars": 800}));
+        let small = small["snapshot"].as_str().unwrap();
+        assert!(small.chars().count() <= 800, "{small}");
+    }
     // The design's format: only the new entries, the rest counted.
     a.eval_ok("agent.look({viewport: false})");
     let fresh_adds = refs_of(&fresh, "button", "Add to cart");

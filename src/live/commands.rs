@@ -102,6 +102,12 @@ impl Session {
                 "diff takes format text or list: a diff is of lines",
             ));
         }
+        if diff {
+            // Room in the budget for the header of a whole look that says why it is whole.
+            render_options.max_chars_total = render_options
+                .max_chars_total
+                .saturating_sub(super::diff::WHY_ROOM);
+        }
         let tree = self
             .look_tree(
                 opt_str(args, "scope")?.map(str::to_string),

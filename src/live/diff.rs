@@ -21,6 +21,11 @@ const MAX_CELLS: usize = 4_000_000;
 /// Past this share of the page's lines new or changed, the diff saves little: a full look.
 const MOST_CHANGED: f64 = 0.5;
 
+/// The most characters a whole look's header gains by saying why (`[snapshot, whole: most of
+/// the page changed since look N (N of N lines)]`, about 85): a look asked for a diff renders
+/// this much under its budget, so either answer keeps to the budget.
+pub(super) const WHY_ROOM: usize = 100;
+
 /// A diff of two snapshot texts (header line first), or why it is no better than a full look.
 #[derive(Debug, PartialEq)]
 pub(super) enum Diff {
@@ -85,7 +90,9 @@ impl Session {
                                 hidden.join(" ")
                             );
                         }
-                        if text.len() < self.seen.as_ref().map_or(0, |s| s.text.len()) {
+                        // Fewer characters than the whole look, so within its budget.
+                        let whole = self.seen.as_ref().map_or(0, |s| s.text.chars().count());
+                        if text.chars().count() < whole {
                             return (text, json!({"against": p.look, "left": left}));
                         }
                         "the diff is no shorter than the look".to_string()
