@@ -162,8 +162,37 @@ fn shop32() -> String {
     )
 }
 
+/// A one-page shop for a whole task: search re-renders the cards, a product panel, a cart
+/// panel and a checkout form that refuses an order without an e-mail address.
+const STORE: &str = r##"<!doctype html><title>Store</title>
+<header><a href="/">Store</a> <form id="searchform"><label>Search <input id="q"></label> <button>Search</button></form>
+<a href="#cart" id="cartlink">Cart (0)</a></header>
+<main><h1>T-shirts</h1><div id="toast" role="status"></div><section id="grid"></section>
+<section id="product" aria-label="Product" hidden><h2 id="pname"></h2><p id="pdesc"></p><button id="padd">Add to cart</button></section>
+<section id="cart" aria-label="Cart" hidden><ul id="items"></ul><button id="checkout">Checkout</button></section>
+<form id="pay" aria-label="Checkout" hidden><label>Name <input id="fullname"></label>
+<label>E-mail <input id="email"></label><p id="error" role="alert"></p><button>Place order</button></form>
+</main><footer><a href="/about">About</a> <a href="/help">Help</a></footer>
+<script>
+let cart = [], current = null;
+let show = (id, on) => document.getElementById(id).hidden = !on;
+function cards(filter) { grid.innerHTML = ''; for (let i = 1; i <= 32; i++) { let n = 'Tee ' + i;
+  if (filter && !n.toLowerCase().includes(filter.toLowerCase())) continue;
+  let a = document.createElement('article'); a.innerHTML = '<h3>' + n + '</h3><p>$' + (10 + i) + '.00</p><p>Soft cotton, colour ' + i + '</p><button>Open</button>';
+  a.querySelector('button').onclick = () => { current = n; pname.textContent = n; pdesc.textContent = 'A soft cotton tee, number ' + i + '.'; show('product', true); };
+  grid.append(a); } }
+cards('');
+searchform.onsubmit = e => { e.preventDefault(); cards(q.value); };
+padd.onclick = () => { cart.push(current); cartlink.textContent = 'Cart (' + cart.length + ')'; toast.textContent = 'Added ' + current; };
+cartlink.onclick = e => { e.preventDefault(); items.innerHTML = cart.map(c => '<li>' + c + '</li>').join(''); show('cart', true); };
+checkout.onclick = () => show('pay', true);
+pay.onsubmit = e => { e.preventDefault(); if (!email.value) { error.textContent = 'E-mail is required'; return; }
+  error.textContent = ''; toast.textContent = 'Order placed for ' + fullname.value; show('pay', false); show('cart', false); };
+</script>"##;
+
 fn fixtures() -> String {
     let mut pages = HashMap::new();
+    pages.insert("/store.html", STORE.to_string());
     pages.insert("/shop32.html", shop32());
     pages.insert("/hold.html", HOLD.to_string());
     pages.insert("/app.html", APP.to_string());
@@ -855,6 +884,91 @@ fn a_diff_look_after_a_small_change_is_a_quarter_of_a_full_look() {
         "{design}"
     );
     assert!(design["diff"]["unchanged"].as_u64() > Some(30), "{design}");
+    a.finish();
+}
+
+/// Issue 45's whole-task measure: eleven steps on a one-page shop (search, open, add twice,
+/// cart, checkout, a validation error, the order), a diff look after each, against a full
+/// look of the same page: the characters the agent reads, at most 35 %.
+#[test]
+fn a_whole_task_reads_at_most_35_percent_of_full_looks_with_diffs() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/store.html")}));
+    let look = a.ok("look", json!({}));
+    let (mut diffs, mut fulls) = (0, 0);
+    let mut step = |a: &mut Agent, command: &str, args: Value| -> Value {
+        a.ok(command, args);
+        let diff = a.ok("look", json!({"diff": true}));
+        let full = a.ok("look", json!({}));
+        diffs += diff["snapshot"].as_str().unwrap().chars().count();
+        fulls += full["snapshot"].as_str().unwrap().chars().count();
+        full
+    };
+    let q = ref_of(&look, "textbox", "Search");
+    step(
+        &mut a,
+        "act",
+        json!({"ref": q, "op": "fill", "value": "Tee 1"}),
+    );
+    let found = step(
+        &mut a,
+        "act",
+        json!({"ref": ref_of(&look, "button", "Search"), "op": "click"}),
+    );
+    let open = refs_of(&found, "button", "Open");
+    let seen = step(&mut a, "act", json!({"ref": open[1], "op": "click"}));
+    let add = ref_of(&seen, "button", "Add to cart");
+    step(&mut a, "act", json!({"ref": add, "op": "click"}));
+    let cart = step(&mut a, "act", json!({"ref": add, "op": "click"}));
+    let pay = step(
+        &mut a,
+        "act",
+        json!({"ref": ref_of(&cart, "link", "Cart (2)"), "op": "click"}),
+    );
+    let form = step(
+        &mut a,
+        "act",
+        json!({"ref": ref_of(&pay, "button", "Checkout"), "op": "click"}),
+    );
+    let (name, email, place) = (
+        ref_of(&form, "textbox", "Name"),
+        ref_of(&form, "textbox", "E-mail"),
+        ref_of(&form, "button", "Place order"),
+    );
+    step(
+        &mut a,
+        "act",
+        json!({"ref": name, "op": "fill", "value": "Ada"}),
+    );
+    let refused = step(&mut a, "act", json!({"ref": place, "op": "click"}));
+    assert!(
+        refused["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("E-mail is required"),
+        "{}",
+        refused["snapshot"]
+    );
+    step(
+        &mut a,
+        "act",
+        json!({"ref": email, "op": "fill", "value": "ada@example.com"}),
+    );
+    let done = step(&mut a, "act", json!({"ref": place, "op": "click"}));
+    assert!(
+        done["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("Order placed for Ada"),
+        "{}",
+        done["snapshot"]
+    );
+    eprintln!(
+        "11 steps: diff looks {diffs} chars, full looks {fulls} chars: {:.1} %",
+        100.0 * diffs as f64 / fulls as f64
+    );
+    assert!(diffs * 100 <= fulls * 35, "{diffs} vs {fulls}");
     a.finish();
 }
 
