@@ -228,3 +228,18 @@ fn design_actions(role: &str) -> Vec<&'static str> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entrys_ref_is_its_last_bracket() {
+        assert_eq!(
+            entry_ref(&json!("button:Save [draft][e12]")),
+            Some("e12".into())
+        );
+        assert_eq!(entry_ref(&json!("button:Save")), None);
+        assert_eq!(entry_ref(&json!(3)), None);
+    }
+}

@@ -267,8 +267,8 @@ impl Session {
             .checked_sub(1)
             .and_then(|i| self.ledger.refs.get(i))
             .ok_or_else(never)?;
-        let doc = &self.ledger.docs[given.doc];
-        if !doc.alive {
+        let alive = self.ledger.docs.get(given.doc).is_some_and(|d| d.alive);
+        if !alive {
             return Err(AgentError::new(
                 Code::StaleRef,
                 format!(
