@@ -401,10 +401,8 @@ let snapshot = (options = {}) => {
     _maxTextPerNode: d(options.maxTextPerNode, 200), _maxAttrValueLen: d(options.maxAttrValueLen, 150)};
   maxText = o._maxTextPerNode;
   cache = new Map(); tables = new Map();
-  // Marks are only rewritten where a ref changes: attribute writes invalidate style, which
-  // the next snapshot would pay for.
-  let old = new Set(marked.values());
-  marked = new Map();
+  // Refs of elements that left the document go (the map must not keep them alive).
+  for (let [r, e] of marked) if (!e.isConnected) marked.delete(r);
   let root = options.scope ? D.querySelector(options.scope) : D.body || D.documentElement;
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
@@ -436,24 +434,24 @@ let snapshot = (options = {}) => {
     push(n, hid);
   }
   close(top, null);
-  let refs = 0;
+  // An element keeps its number for the life of the document; a new one takes the next:
+  // a ref never comes to mean another element. The mark is written once (attribute writes
+  // invalidate style, which the next snapshot would pay for).
   for (let m of order) if (m._always || (m._labelled && (m._node.name || m._node.text || m._runs))) {
-    let r = m._node.ref = 'e' + ++refs;
-    old.delete(m._el);
-    marked.set(r, m._el);
-    if (attr(m._el, AR) !== r) m._el.setAttribute(AR, r);
+    let e = m._el, n = ids.get(e) || ids.set(e, ++next) && next, r = m._node.ref = 'e' + n;
+    marked.set(r, e);
+    if (attr(e, AR) !== r) e.setAttribute(AR, r);
   }
-  for (let e of old) e.removeAttribute(AR);
   stats.jsTimeMs = +(performance.now() - t0).toFixed(1);
   if (truncated) stats.truncated = true;
   return out(top._node);
 };
 
 // ---- actions and queries ----
-// Refs of the last snapshot: elements in shadow roots and frames are out of querySelector's
-// reach. An element that left its page or lost its mark is gone.
-let marked = new Map();
-let find = ref => { let el = marked.get(ref); return el && el.isConnected && attr(el, AR) === ref ? el : null; };
+// Every ref given in this document and still in it, by element identity (elements in shadow
+// roots and frames are out of querySelector's reach); ids numbers elements for good.
+let marked = new Map(), ids = new WeakMap(), next = 0;
+let find = ref => { let el = marked.get(ref); return el && el.isConnected ? el : null; };
 let center = el => {
   el.scrollIntoView({block: 'center', behavior: 'instant'});
   let r = el.getBoundingClientRect();

@@ -12,7 +12,7 @@
 //! assert_eq!(call, Call::Act { ref_: "e1".into(), op: "input".into(),
 //!                              value: Some(serde_json::json!("ada@example.com")) });
 //! assert_eq!(parse("agent.look({viewport: false})").unwrap(),
-//!            Call::Look { scope: None, viewport: false });
+//!            Call::Look { scope: None, viewport: false, diff: false });
 //! assert!(parse("agent.look(); fetch('/x')").is_err());
 //! ```
 
@@ -22,10 +22,12 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
     /// `look(options?)`: `scope` (a ref of the latest look, `'e12'`, or a CSS selector),
-    /// `viewport` (default true: only what the viewport shows).
+    /// `viewport` (default true: only what the viewport shows), `diff` (default false: only
+    /// what is new or changed since the previous `look()`).
     Look {
         scope: Option<String>,
         viewport: bool,
+        diff: bool,
     },
     /// `act(ref, op, value?)`.
     Act {
@@ -95,8 +97,19 @@ pub fn parse(payload: &str) -> Result<Call, String> {
                     return Err(format!("look: viewport must be true or false, not {other}"))
                 }
             };
-            only_keys(&options, &["scope", "viewport"], method)?;
-            Call::Look { scope, viewport }
+            let diff = match options.get("diff") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(other) => {
+                    return Err(format!("look: diff must be true or false, not {other}"))
+                }
+            };
+            only_keys(&options, &["scope", "viewport", "diff"], method)?;
+            Call::Look {
+                scope,
+                viewport,
+                diff,
+            }
         }
         "act" => Call::Act {
             ref_: args.string("ref")?,
@@ -315,6 +328,7 @@ mod tests {
                 Call::Look {
                     scope: None,
                     viewport: true,
+                    diff: false,
                 },
             ),
             (
@@ -322,6 +336,7 @@ mod tests {
                 Call::Look {
                     scope: Some("#main".into()),
                     viewport: true,
+                    diff: false,
                 },
             ),
             (
@@ -329,6 +344,15 @@ mod tests {
                 Call::Look {
                     scope: None,
                     viewport: false,
+                    diff: false,
+                },
+            ),
+            (
+                "agent.look({diff: true})",
+                Call::Look {
+                    scope: None,
+                    viewport: true,
+                    diff: true,
                 },
             ),
             (

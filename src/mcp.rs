@@ -466,11 +466,18 @@ impl Backend for LiveTools {
             "web_get_value" => ("query", Some(("kind", "value"))),
             "web_click" => {
                 let double = tools::bool_arg(&request, "double_click")?.unwrap_or(false);
+                let long = tools::bool_arg(&request, "long_press")?.unwrap_or(false);
                 request.remove("double_click");
-                (
-                    "act",
-                    Some(("op", if double { "dblclick" } else { "click" })),
-                )
+                request.remove("long_press");
+                let op = match (double, long) {
+                    (true, true) => {
+                        return Err("web_click: double_click or long_press, not both".into())
+                    }
+                    (true, false) => "dblclick",
+                    (false, true) => "long_press",
+                    (false, false) => "click",
+                };
+                ("act", Some(("op", op)))
             }
             "web_upload" => ("act", Some(("op", "upload"))),
             "web_drag" => ("act", Some(("op", "drag"))),

@@ -311,6 +311,14 @@ latest snapshot's refs valid when the page has not changed.",
                 ParamType::Boolean,
                 "Only what is inside the visible viewport (default false).",
             ),
+            optional(
+                "diff",
+                ParamType::Boolean,
+                "Only what changed since your previous snapshot: new and changed lines marked \
++, with the lines that locate them; unchanged runs folded into one line each, whose refs \
+still work; refs that left the page listed. A whole snapshot when most of the page changed \
+(default false).",
+            ),
         ],
         budgets: true,
         set: ToolSet::Live,
@@ -326,6 +334,17 @@ navigated; if it did, call web_snapshot before using refs again.",
                 "double_click",
                 ParamType::Boolean,
                 "Press twice, a double click (default false).",
+            ),
+            optional(
+                "long_press",
+                ParamType::Boolean,
+                "Press and hold, then release: a long press (a held touch where the page takes \
+touch input), for controls that react only to a held press (default false).",
+            ),
+            optional(
+                "duration_ms",
+                ParamType::Integer { min: 0, max: 10_000 },
+                "How long a long press holds, in milliseconds (default 800).",
             ),
         ],
         budgets: false,
@@ -572,7 +591,7 @@ refs from the other tab are stale.",
         description: "Drive a web browser through one tool. action=start launches it \
 (target_url optional), navigate opens target_url, snapshot returns the page as one line per \
 thing a person sees and can use with refs like e5, act does request.kind (click, dblclick, \
-fill, type, select, check, uncheck, hover, press_key, scroll, upload, drag, evaluate) on \
+long_press, fill, type, select, check, uncheck, hover, press_key, scroll, upload, drag, evaluate) on \
 request.target_id (a ref from the latest snapshot) with request.text (the value, key, file \
 paths one a line, the ref to drop on, or script); act also answers a dialog (accept_dialog with the prompt's \
 text, dismiss_dialog) and handles tabs (tabs lists them, switch_tab to the index in text, \
@@ -597,6 +616,7 @@ act that changes the page: old refs fail with STALE_REF.",
                         ParamType::Enum(&[
                             "click",
                             "dblclick",
+                            "long_press",
                             "fill",
                             "type",
                             "select",

@@ -606,8 +606,12 @@ const PAGE_26: &str = r#"<!doctype html><title>Desk</title>
   ondragstart="event.dataTransfer.setData('text/plain', 'card')">Card</div>
 <div role=button tabindex=0 ondragover="event.preventDefault()"
   ondrop="event.preventDefault(); out.textContent = 'Dropped ' + event.dataTransfer.getData('text/plain')">Bin</div>
+<button id=hold>Hold</button>
 <p id=out>Nothing yet</p>
-<script>f.onchange = () => out.textContent = f.files[0].name + ':' + f.files[0].size</script>"#;
+<script>f.onchange = () => out.textContent = f.files[0].name + ':' + f.files[0].size;
+let timer;
+hold.onpointerdown = () => timer = setTimeout(() => out.textContent = 'Held', 500);
+hold.onpointerup = () => clearTimeout(timer);</script>"#;
 
 /// Issue 26 through MCP: upload, double click, drag, a confirm() answered with web_dialog (other
 /// tools fail with DIALOG_OPEN meanwhile), a tab the page opens, listed, switched and closed;
@@ -657,6 +661,24 @@ fn live_tools_upload_double_click_dialogs_and_tabs() {
     assert_eq!(out(&mut c), "\"a.pdf:14\"", "one click is no double click");
     c.call("web_click", json!({"ref": open, "double_click": true}));
     assert_eq!(out(&mut c), "\"Opened twice\"");
+    // A button that reacts only to a held press.
+    let hold = ref_in(&snap, "button \"Hold\"");
+    c.call("web_click", json!({"ref": hold}));
+    assert_eq!(out(&mut c), "\"Opened twice\"", "a click does not hold");
+    let held = c.call("web_click", json!({"ref": hold, "long_press": true}));
+    assert_eq!(held["structuredContent"]["changed"], true, "{held}");
+    assert_eq!(out(&mut c), "\"Held\"");
+    // What changed since the first snapshot: the paragraph, in place; the rest folded.
+    let diff = c.call("web_snapshot", json!({"diff": true}));
+    let diff_text = text(&diff);
+    assert!(diff_text.starts_with("[diff against look 1]"), "{diff}");
+    assert!(diff_text.contains("+ paragraph: Held"), "{diff}");
+    assert!(diff_text.contains("unchanged line"), "{diff}");
+    let both = c.call(
+        "web_click",
+        json!({"ref": hold, "long_press": true, "double_click": true}),
+    );
+    assert_eq!(both["isError"], true, "{both}");
     let (card, bin) = (
         ref_in(&snap, "button \"Card\""),
         ref_in(&snap, "button \"Bin\""),

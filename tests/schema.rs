@@ -226,9 +226,22 @@ fn dialog_tabs_upload_and_double_click_tools() {
         jsonschema::validator_for(&def["parameters"]).unwrap()
     };
     let click = strict("web_click");
-    assert!(click.is_valid(&json!({"ref": "e1", "double_click": true})));
-    assert!(click.is_valid(&json!({"ref": "e1", "double_click": null})));
-    assert!(!click.is_valid(&json!({"ref": "e1", "double_click": "yes"})));
+    // Strict mode: every parameter present, null when left out.
+    let click_with = |extra: Value| {
+        let mut args = json!({"ref": "e1", "double_click": null, "long_press": null,
+                              "duration_ms": null});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        click.is_valid(&args)
+    };
+    assert!(click_with(json!({"double_click": true})));
+    assert!(click_with(json!({})));
+    assert!(!click_with(json!({"double_click": "yes"})));
+    assert!(click_with(json!({"long_press": true, "duration_ms": 1200})));
+    assert!(!click_with(
+        json!({"long_press": true, "duration_ms": 60000})
+    ));
     let upload = strict("web_upload");
     assert!(upload.is_valid(&json!({"ref": "e1", "files": ["/tmp/a.pdf"]})));
     assert!(!upload.is_valid(&json!({"ref": "e1", "files": "/tmp/a.pdf"})));
@@ -253,6 +266,7 @@ fn dialog_tabs_upload_and_double_click_tools() {
     let kinds = &loose["properties"]["request"]["properties"]["kind"]["enum"];
     for kind in [
         "dblclick",
+        "long_press",
         "upload",
         "drag",
         "accept_dialog",

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use chromiumoxide::cdp::browser_protocol::dom::SetFileInputFilesParams;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchDragEventParams, DispatchDragEventType, DispatchKeyEventParams, DispatchKeyEventType,
-    DispatchMouseEventParams, DispatchMouseEventType, EventDragIntercepted, InsertTextParams,
-    MouseButton, SetInterceptDragsParams,
+    DispatchMouseEventParams, DispatchMouseEventType, DispatchTouchEventParams,
+    DispatchTouchEventType, EventDragIntercepted, InsertTextParams, MouseButton,
+    SetInterceptDragsParams, TouchPoint,
 };
 use futures::StreamExt;
 use serde_json::{json, Map, Value};
@@ -28,6 +29,18 @@ const DRAG_STEPS: u32 = 8;
 /// that is not one (a pointer-drag library's) waits this long once.
 const DRAG_START_WAIT: Duration = Duration::from_millis(100);
 
+/// How long a long press holds unless the call says: past the 500 ms that Chromium's touch
+/// gesture detector and most long-press handlers wait for.
+const LONG_PRESS_MS: u64 = 800;
+
+/// The longest hold a long press may ask for: the agent does nothing else meanwhile.
+const LONG_PRESS_MAX_MS: u64 = 10_000;
+
+/// Whether the page's primary pointer is a finger (the browser emulates a touch screen, or
+/// is on one): then a long press is a held touch by default. Headless Chromium presents
+/// itself so (a coarse pointer, no hover, touch events on), a desktop window as a mouse.
+const TOUCH_JS: &str = "matchMedia('(pointer: coarse)').matches";
+
 impl Session {
     pub(super) async fn act(&mut self, args: &Map<String, Value>) -> Result<Value> {
         check_keys(
@@ -42,6 +55,8 @@ impl Session {
                 "amount",
                 "files",
                 "to",
+                "duration_ms",
+                "pointer",
             ],
         )?;
         let op = opt_str(args, "op")?
@@ -105,7 +120,7 @@ impl Session {
         let settled = self.settle(before).await;
         if settled.navigated {
             // Even a page restored from the back/forward cache is another visit: look again.
-            self.look_token = None;
+            self.navigated();
         }
         if let Some(dialog) = settled.dialog {
             self.tab_mut().before_dialog = before.cloned();
@@ -137,6 +152,7 @@ impl Session {
         match op {
             "click" => self.click(ref_, 1).await,
             "dblclick" => self.click(ref_, 2).await,
+            "long_press" => self.long_press(ref_, args).await,
             "upload" => self.upload(ref_, args).await,
             "drag" => self.drag(ref_, args).await,
             "fill" => {
@@ -194,8 +210,8 @@ impl Session {
             other => Err(AgentError::new(
                 Code::InvalidArgs,
                 format!(
-                    "unknown op {other:?}: click, dblclick, fill, type, select, check, \
-                     uncheck, hover, focus, clear, press_key, scroll, upload or drag"
+                    "unknown op {other:?}: click, dblclick, long_press, fill, type, select, \
+                     check, uncheck, hover, focus, clear, press_key, scroll, upload or drag"
                 ),
             )),
         }
@@ -228,6 +244,64 @@ impl Session {
         Ok(())
     }
 
+    /// `long_press {duration_ms, pointer}`: the pointer goes down at the element's point,
+    /// stays there `duration_ms` (default [`LONG_PRESS_MS`]), and comes up: with the left
+    /// mouse button, or as one finger (`Input.dispatchTouchEvent`), which `pointer` chooses
+    /// (`mouse`, `touch`) and otherwise the page's primary pointer ([`TOUCH_JS`]): a
+    /// touch page listens for touches, and a held touch sends it no mouse events.
+    async fn long_press(&self, ref_: &Target, args: &Map<String, Value>) -> Result<()> {
+        let ms = match args.get("duration_ms") {
+            None | Some(Value::Null) => LONG_PRESS_MS,
+            Some(v) => v
+                .as_u64()
+                .filter(|ms| *ms <= LONG_PRESS_MAX_MS)
+                .ok_or_else(|| {
+                    AgentError::new(
+                        Code::InvalidArgs,
+                        format!("duration_ms is 0 to {LONG_PRESS_MAX_MS} milliseconds"),
+                    )
+                })?,
+        };
+        let pointer = match opt_str(args, "pointer")? {
+            None => None,
+            Some("mouse") => Some(false),
+            Some("touch") => Some(true),
+            Some(other) => {
+                return Err(AgentError::new(
+                    Code::InvalidArgs,
+                    format!("pointer {other:?}: use mouse or touch"),
+                ))
+            }
+        };
+        let (x, y) = self.point(ref_, true).await?.ok_or_else(|| {
+            AgentError::new(
+                Code::ActionFailed,
+                format!("{} has no box to press on", ref_.public),
+            )
+        })?;
+        let hold = Duration::from_millis(ms);
+        let touch = match pointer {
+            Some(touch) => touch,
+            // Input goes to the tab, whose page says what its pointer is.
+            None => self.eval_bool_in(None, TOUCH_JS).await.unwrap_or(false),
+        };
+        if touch {
+            let start = DispatchTouchEventParams::builder()
+                .r#type(DispatchTouchEventType::TouchStart)
+                .touch_point(TouchPoint::new(x, y));
+            self.input(start.build()).await?;
+            tokio::time::sleep(hold).await;
+            return self.input(Ok(TouchEnd::new())).await;
+        }
+        self.mouse(DispatchMouseEventType::MouseMoved, (x, y), 0)
+            .await?;
+        self.mouse(DispatchMouseEventType::MousePressed, (x, y), 1)
+            .await?;
+        tokio::time::sleep(hold).await;
+        self.mouse(DispatchMouseEventType::MouseReleased, (x, y), 0)
+            .await
+    }
+
     /// Where a person would press on the element: its centre in the viewport, scrolled to
     /// the middle first when `scroll` ([`js::point_js`]); `None` when it has no box.
     /// In a cross-origin frame the point is measured in the frame's viewport and moved by the
@@ -249,7 +323,7 @@ impl Session {
             ))
         };
         match center.get("error").and_then(Value::as_str) {
-            Some("ref_not_found") => Err(AgentError::stale(&ref_.public)),
+            Some("ref_not_found") => Err(ref_.left()),
             Some("disabled") => fail("is disabled"),
             Some("out_of_view") => fail("is out of view once the dragged element is in view"),
             Some(_) => Ok(None),
@@ -504,7 +578,7 @@ impl Session {
         }
         let error = result.error.unwrap_or_default();
         Err(match error.as_str() {
-            "ref_not_found" | "not_injected" => AgentError::stale(&ref_.public),
+            "ref_not_found" | "not_injected" => ref_.left(),
             _ => AgentError::new(
                 Code::ActionFailed,
                 format!("{action} on {} failed: {error}", ref_.public),
@@ -558,6 +632,34 @@ impl Session {
             dialog: None,
         }
     }
+}
+
+/// `Input.dispatchTouchEvent` `touchEnd`: the protocol requires its `touchPoints`, empty,
+/// and chromiumoxide's generated params leave an empty list out (`-32602`).
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TouchEnd {
+    r#type: &'static str,
+    touch_points: [(); 0],
+}
+
+impl TouchEnd {
+    fn new() -> TouchEnd {
+        TouchEnd {
+            r#type: "touchEnd",
+            touch_points: [],
+        }
+    }
+}
+
+impl chromiumoxide::types::Method for TouchEnd {
+    fn identifier(&self) -> chromiumoxide::types::MethodId {
+        std::borrow::Cow::Borrowed("Input.dispatchTouchEvent")
+    }
+}
+
+impl chromiumoxide::types::Command for TouchEnd {
+    type Response = Value;
 }
 
 pub(super) struct Settled {

@@ -82,8 +82,10 @@ impl Session {
                 "max_nodes",
                 "max_depth",
                 "max_siblings",
+                "diff",
             ],
         )?;
+        let diff = opt_bool(args, "diff")?.unwrap_or(false);
         let mut render_options = tools::budgets_from_args(args, RenderOptions::default())
             .map_err(|e| AgentError::new(Code::InvalidArgs, e))?;
         if let Some(format) = opt_str(args, "format")? {
@@ -94,6 +96,18 @@ impl Session {
                 )
             })?;
         }
+        if diff && render_options.format == Format::Json {
+            return Err(AgentError::new(
+                Code::InvalidArgs,
+                "diff takes format text or list: a diff is of lines",
+            ));
+        }
+        if diff {
+            // Room in the budget for the header of a whole look that says why it is whole.
+            render_options.max_chars_total = render_options
+                .max_chars_total
+                .saturating_sub(super::diff::WHY_ROOM);
+        }
         let tree = self
             .look_tree(
                 opt_str(args, "scope")?.map(str::to_string),
@@ -102,23 +116,36 @@ impl Session {
             )
             .await?;
         let snap = render(&tree, &render_options);
-        // The payload lists the refs the text shows; those the budget left out can be acted
-        // on too.
+        let (text, against) = self.diff_look(snap.text, diff).await;
+        // The payload lists the refs the text shows (a diff's: those of its lines); those the
+        // budget or the diff left out can be acted on too.
+        let shown: Option<std::collections::HashSet<String>> = against.get("against").map(|_| {
+            super::diff::refs_in(&text.lines().collect::<Vec<_>>())
+                .into_iter()
+                .collect()
+        });
         let mut refs = Map::new();
         let mut actions = Map::new();
         for node in snap.refs.iter() {
+            if shown.as_ref().is_some_and(|s| !s.contains(&node.ref_)) {
+                continue;
+            }
             let role = node.role.as_deref().unwrap_or_default();
             actions.insert(node.ref_.clone(), json!(actions_for(role)));
             refs.insert(node.ref_.clone(), json!({"role": role, "name": node.name}));
         }
         let (url, title) = self.url_title().await;
-        Ok(json!({
+        let mut done = json!({
             "url": url,
             "title": title,
-            "snapshot": snap.text,
+            "snapshot": text,
             "refs": refs,
             "actions": actions,
-        }))
+        });
+        if diff {
+            done["diff"] = against;
+        }
+        Ok(done)
     }
 
     pub(super) async fn go(&mut self, args: &Map<String, Value>) -> Result<Value> {
@@ -139,7 +166,7 @@ impl Session {
             }
         };
         let loaded = self.guarded(nav).await;
-        self.look_token = None;
+        self.navigated();
         if let Some(dialog) = self.open_dialog() {
             // The page opened a dialog as it loaded (or before it unloaded).
             return Ok(self.dialog_result(&dialog).await);
@@ -274,14 +301,15 @@ impl Session {
                 &js::query_js(&target.page, kind, limit),
             )
             .await?;
-        let ref_ = target.public;
         let result = js::parse_query_result(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, e.to_string()))?;
         match result.error.as_deref() {
-            Some("ref_not_found") | Some("not_injected") => Err(AgentError::stale(&ref_)),
+            Some("ref_not_found") | Some("not_injected") => Err(target.left()),
             Some(e) => Err(AgentError::new(Code::ActionFailed, e.to_string())),
-            None => Ok(json!({"ref": ref_, "kind": kind, "value": result.value,
-                              "truncated": result.truncated})),
+            None => Ok(
+                json!({"ref": target.public, "kind": kind, "value": result.value,
+                              "truncated": result.truncated}),
+            ),
         }
     }
 

@@ -2,6 +2,8 @@
 //! parsed by [`crate::agent_call`] runs as the protocol's command and answers with the
 //! design's payloads.
 
+use std::collections::HashSet;
+
 use serde_json::{json, Map, Value};
 
 use super::commands::actions_for;
@@ -33,11 +35,15 @@ impl Session {
     async fn design_call(&mut self, call: Call) -> Result<Value> {
         let mut args = Map::new();
         match call {
-            Call::Look { scope, viewport } => self.design_look(scope, viewport).await,
+            Call::Look {
+                scope,
+                viewport,
+                diff,
+            } => self.design_look(scope, viewport, diff).await,
             Call::Act { ref_, op, value } => {
                 // The design's `input` is this protocol's `fill`; select takes one value or
                 // several; the value of a drag is the ref to drop on, an upload's its files
-                // (one path or several).
+                // (one path or several), a long press's how long to hold (ms).
                 let op = if op == "input" {
                     "fill".to_string()
                 } else {
@@ -51,6 +57,9 @@ impl Session {
                     }
                     ("press_key", Some(key)) => {
                         args.insert("key".into(), key);
+                    }
+                    ("long_press", Some(ms)) => {
+                        args.insert("duration_ms".into(), ms);
                     }
                     ("drag", Some(to)) => {
                         args.insert("to".into(), to);
@@ -128,10 +137,14 @@ impl Session {
 
     /// The design's `look()`: `tree` is one `role:name[ref]` string per element a person can
     /// operate, in document order; `actions` names each one's operations as the design does.
+    /// With `diff`, `tree` holds only the entries not in the previous `look()`'s tree, and
+    /// `diff` says against which look, how many entries are unchanged (their refs act as
+    /// before) and which refs left (or `{full: why}` when the tree is whole).
     pub(super) async fn design_look(
         &mut self,
         scope: Option<String>,
         viewport: bool,
+        diff: bool,
     ) -> Result<Value> {
         let tree = self.look_tree(scope, true, viewport).await?;
         let mut lines = Vec::new();
@@ -149,9 +162,58 @@ impl Session {
             lines.push(Value::from(format!("{role}:{name}[{r}]")));
             actions.insert(r.to_string(), json!(design_actions(role)));
         }
+        let seen = SeenTree {
+            look: self.looks,
+            doc: self.tab().looked.first().copied(),
+            lines: lines.clone(),
+        };
+        let previous = self.seen_design.replace(seen);
         let (url, title) = self.url_title().await;
-        Ok(json!({"url": url, "title": title, "tree": lines, "actions": actions}))
+        let mut done = json!({"url": url, "title": title, "tree": lines, "actions": actions});
+        if !diff {
+            return Ok(done);
+        }
+        done["diff"] = match previous {
+            None => json!({"full": "no earlier look to compare with"}),
+            Some(p) if p.doc != self.tab().looked.first().copied() => {
+                json!({"full": format!("a new document since look {}", p.look)})
+            }
+            Some(p) => {
+                let before: HashSet<&Value> = p.lines.iter().collect();
+                let (same, new): (Vec<Value>, Vec<Value>) =
+                    lines.into_iter().partition(|l| before.contains(l));
+                let now: HashSet<String> = same.iter().chain(&new).filter_map(entry_ref).collect();
+                let gone: Vec<String> = p
+                    .lines
+                    .iter()
+                    .filter_map(entry_ref)
+                    .filter(|r| !now.contains(r))
+                    .collect();
+                let left = self.left_of(&gone).await;
+                let kept: HashSet<String> = new.iter().filter_map(entry_ref).collect();
+                if let Some(map) = done["actions"].as_object_mut() {
+                    map.retain(|r, _| kept.contains(r));
+                }
+                done["tree"] = Value::Array(new);
+                json!({"against": p.look, "unchanged": same.len(), "left": left})
+            }
+        };
+        Ok(done)
     }
+}
+
+/// The design format's latest `look()` tree, for the next `look({diff: true})`.
+pub(super) struct SeenTree {
+    look: u64,
+    doc: Option<usize>,
+    lines: Vec<Value>,
+}
+
+/// The ref of a `role:name[ref]` entry.
+fn entry_ref(entry: &Value) -> Option<String> {
+    let s = entry.as_str()?;
+    let open = s.rfind('[')?;
+    Some(s[open + 1..].strip_suffix(']')?.to_string())
 }
 
 /// The design's names for the operations of a role: `input` for `fill`; operations the
@@ -165,4 +227,19 @@ fn design_actions(role: &str) -> Vec<&'static str> {
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entrys_ref_is_its_last_bracket() {
+        assert_eq!(
+            entry_ref(&json!("button:Save [draft][e12]")),
+            Some("e12".into())
+        );
+        assert_eq!(entry_ref(&json!("button:Save")), None);
+        assert_eq!(entry_ref(&json!(3)), None);
+    }
 }

@@ -76,6 +76,9 @@ pub(super) struct FrameDoc {
     /// The document that holds its `<iframe>` (`None`: the tab's), and the mark the
     /// `<iframe>` element carries there.
     pub(super) owner: (Option<usize>, String),
+    /// The token the look found (or left) on the frame's document: the refs of its marks
+    /// last as long as it.
+    pub(super) token: String,
 }
 
 /// Where a ref of the latest look is: its document (`None` for the tab's, else an index into
@@ -91,12 +94,6 @@ pub(super) struct Frames {
     sessions: std::sync::Mutex<HashMap<TargetId, SessionId>>,
     /// The latest look's frame documents.
     pub(super) docs: Vec<FrameDoc>,
-    /// The latest look's refs in document order (its `k`-th ref is `places[k - 1]`); empty
-    /// when the look merged no frame, and then its `eK` is the tab document's `eK`.
-    places: Vec<Place>,
-    /// The number of each place in `places` (from 1): the viewport filter and scopes look a
-    /// ref up by its mark once per mark, which a scan of `places` made quadratic.
-    numbers: HashMap<Place, u32>,
 }
 
 impl Frames {
@@ -112,8 +109,6 @@ impl Frames {
             next_id: AtomicU64::new(1),
             sessions: std::sync::Mutex::new(HashMap::new()),
             docs: Vec::new(),
-            places: Vec::new(),
-            numbers: HashMap::new(),
         })
     }
 
@@ -132,29 +127,6 @@ impl Frames {
             at = frame.owner.0;
         }
         chain
-    }
-
-    /// The latest look's frame documents and its refs' places, in document order.
-    pub(super) fn set_look(&mut self, docs: Vec<FrameDoc>, places: Vec<Place>) {
-        self.numbers = places.iter().cloned().zip(1..).collect();
-        self.docs = docs;
-        self.places = places;
-    }
-
-    /// Where the latest look's `k`-th ref is; `None` when the look merged no frame.
-    pub(super) fn place(&self, k: u32) -> Option<&Place> {
-        self.places.get((k as usize).checked_sub(1)?)
-    }
-
-    /// The number (within the latest look, from 1) of the ref at `place`.
-    pub(super) fn position(&self, place: &Place) -> Option<u32> {
-        if self.places.is_empty() {
-            return match place {
-                (None, mark) => Ref::parse(mark).map(Ref::number),
-                _ => None,
-            };
-        }
-        self.numbers.get(place).copied()
     }
 }
 
@@ -185,6 +157,7 @@ fn failed(what: impl std::fmt::Display) -> AgentError {
 /// A frame found in a look, not merged yet.
 struct Found {
     reach: Reach,
+    token: String,
     owner: (Option<usize>, String),
     /// The frame's tree, its refs moved past every earlier document's: by `offset`.
     tree: NodeTree,
@@ -313,6 +286,38 @@ impl Session {
         self.eval_json_in(reach, expr).await
     }
 
+    /// The script's snapshot of a document (`options`), and the token that names the
+    /// document: the one it carries, or a new one left on it now. One round trip when the
+    /// script is there.
+    pub(super) async fn doc_snapshot(
+        &self,
+        reach: Option<&Reach>,
+        options: &JsSnapshotOptions,
+    ) -> Result<(String, String)> {
+        let expr = format!(
+            "(() => {{ let w = window; if (typeof w.__agentLook !== 'string') w.__agentLook = {}; \
+             return w.__agentLook + '\\n' + {}; }})()",
+            js::js_literal(&super::refs::new_doc_token()),
+            js::snapshot_js(options)
+        );
+        let split = |out: String| -> Result<(String, String)> {
+            // The token has no line break (the session wrote it); the JSON follows the first.
+            match out.split_once('\n') {
+                Some((token, json)) => Ok((token.to_string(), json.to_string())),
+                None => Err(failed("the snapshot came without its document's token")),
+            }
+        };
+        let (token, json) = split(self.eval_json_in(reach, &expr).await?)?;
+        if !js::not_injected(&json) {
+            return Ok((token, json));
+        }
+        match reach {
+            Some(reach) => drop(self.evaluate_in(reach, js::script(), true).await?),
+            None => drop(self.evaluate(js::script(), Code::ActionFailed).await?),
+        }
+        split(self.eval_json_in(reach, &expr).await?)
+    }
+
     /// A handle on what `expr` evaluates to in a document (an element), `None` for a
     /// primitive such as `null`.
     pub(super) async fn object_in(
@@ -413,21 +418,24 @@ impl Session {
         holder: Option<&Reach>,
         mark: &str,
         options: &JsSnapshotOptions,
-    ) -> Option<(Reach, NodeTree)> {
+    ) -> Option<(Reach, String, NodeTree)> {
         let frame = self.frame_of(holder, mark).await?;
         let reach = self.reach_frame(holder, frame).await?;
-        let tree = self.frame_tree(&reach, options).await?;
-        Some((reach, tree))
+        let (token, tree) = self.frame_tree(&reach, options).await?;
+        Some((reach, token, tree))
     }
 
-    /// The script's snapshot of one frame document.
-    async fn frame_tree(&self, reach: &Reach, options: &JsSnapshotOptions) -> Option<NodeTree> {
-        let expr = js::snapshot_js(options);
-        let json = tokio::time::timeout(FRAME_LIMIT, self.script_eval_in(Some(reach), &expr))
+    /// The script's snapshot of one frame document, and the document's token.
+    async fn frame_tree(
+        &self,
+        reach: &Reach,
+        options: &JsSnapshotOptions,
+    ) -> Option<(String, NodeTree)> {
+        let done = tokio::time::timeout(FRAME_LIMIT, self.doc_snapshot(Some(reach), options))
             .await
             .ok()
             .and_then(|r| r.ok());
-        let Some(json) = json else {
+        let Some((token, json)) = done else {
             self.forget(reach);
             return None;
         };
@@ -436,7 +444,7 @@ impl Session {
         // and buttons, not the site's. Its node keeps its `src`, as the model needs.
         match tree.url.as_deref() {
             Some(url) if url.starts_with("chrome-error:") => None,
-            _ => Some(tree),
+            _ => Some((token, tree)),
         }
     }
 
@@ -482,7 +490,7 @@ impl Session {
                 }
                 let mark = format!("e{}", number - offset);
                 let opened = self.open_frame(reach.as_ref(), &mark, &options);
-                let Ok(Some((frame_reach, mut frame_tree))) =
+                let Ok(Some((frame_reach, token, mut frame_tree))) =
                     tokio::time::timeout(FRAME_LIMIT, opened).await
                 else {
                     continue;
@@ -492,6 +500,7 @@ impl Session {
                 };
                 found.push(Found {
                     reach: frame_reach,
+                    token,
                     owner: (doc, mark),
                     tree: frame_tree,
                     offset: used,
@@ -523,6 +532,7 @@ impl Session {
             owners.push(number);
             docs.push(FrameDoc {
                 reach: f.reach,
+                token: f.token,
                 owner: f.owner,
             });
             trees.push(Some(f.tree));

@@ -5,14 +5,16 @@
 //! text, and real input events (CDP `Input.dispatchMouseEvent`, `Input.dispatchKeyEvent`,
 //! `Input.insertText`) act on it. The protocol is in `docs/agent-protocol.md`.
 //!
-//! Refs come from the latest `look`, and no look reuses a number an earlier one gave: the
-//! script marks elements `e1`… on every look, and the session shifts its numbers past all
-//! refs given before, so a ref from an older look is recognised (`STALE_REF`) and never means
-//! another element. (A look scoped by a ref walks the whole page and keeps that ref's subtree;
-//! when it finds the same refs as the latest look, it keeps their numbers.) Each look also
-//! stamps the document with a fresh token; an action first checks that the page still holds
-//! that token (no navigation since) and that the script still finds the element, so an action
-//! never silently succeeds on a stale ref.
+//! Refs last: the script numbers each element once for its document's life (a `WeakMap`
+//! from element to number, frames and shadow roots alike), and the session gives each
+//! (document, number) one session-wide ref, so an element shows the same ref in every look
+//! while it stays in the page and a ref from any earlier look still acts on it. New elements
+//! get numbers never given before; a number is never given again. Each document carries a
+//! token the first look leaves on it: an action first checks that the tab still shows the
+//! document its latest look walked, and the script that the element is still in it, so a
+//! ref whose element left (`"e19 left the page after look 4"`) or whose document is gone (a
+//! navigation, even one restored from the back/forward cache) answers `STALE_REF`, and
+//! nothing is ever done to another element.
 //!
 //! Two front ends share the session: the protocol's `{"id", "command": "look"}` requests, and
 //! the design's `{"command": "eval", "payload": "agent.look()"}` ([`crate::agent_call`]).
@@ -26,6 +28,7 @@
 //!   `refs`: looks, ref numbering and staleness;
 //!   `frames`: cross-origin frames, reached through CDP and merged into looks;
 //! - `commands`: `look`, `go`, `back`, `wait`, `query`, `eval`, `screenshot`;
+//!   `diff`: `look {"diff": true}`, the lines that changed since the previous look;
 //!   `actions`: `act` and the input events behind it;
 //! - `protocol`: the protocol's own wire format and the stdio loop;
 //!   `design`: the design's `eval` format;
@@ -36,6 +39,7 @@ mod browser;
 mod commands;
 mod design;
 mod dialogs;
+mod diff;
 mod frames;
 mod guard;
 mod overlay;
@@ -58,8 +62,8 @@ pub use session::Session;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Code {
-    /// The ref is from an older look, from before a navigation, or its element left the
-    /// page: call `look` again.
+    /// The ref's element left the page, or the ref is from before a navigation or from
+    /// another tab: call `look` again.
     StaleRef,
     /// The request is malformed or misses an argument.
     InvalidArgs,
@@ -94,16 +98,6 @@ impl AgentError {
             code,
             message: message.into(),
         }
-    }
-
-    fn stale(ref_: &str) -> AgentError {
-        AgentError::new(
-            Code::StaleRef,
-            format!(
-                "{ref_} is stale: the page changed since the last look; call look again and \
-                 use the new refs"
-            ),
-        )
     }
 }
 

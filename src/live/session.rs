@@ -31,16 +31,16 @@ pub struct Session {
     /// are.
     pub(super) frames: Frames,
     pub(super) options: LaunchOptions,
-    /// Refs given by looks before the latest: the latest look's `eN` on the page is
-    /// `e(ref_base + N)` to the caller.
-    pub(super) ref_base: u32,
-    /// Refs given by all looks so far (the latest look's are `ref_base + 1..=issued`).
-    pub(super) issued: u32,
-    /// The token the latest look left on its document; `None` before the first look.
+    /// Every ref the session gave, and the documents they name elements of.
+    pub(super) ledger: super::refs::Ledger,
+    /// The token on the current tab's document when its latest look walked it; `None` before
+    /// its first look and after a navigation.
     pub(super) look_token: Option<String>,
-    /// The latest look's [`signature`](super::refs::signature) when it walked the whole page: a look scoped by a ref
-    /// that finds the same refs keeps their numbers.
-    pub(super) look_sig: Option<u64>,
+    /// The latest look's text (whole), for a diff against it.
+    pub(super) seen: Option<super::diff::Seen>,
+    /// The design format's latest `look()` tree, for a diff against it.
+    pub(super) seen_design: Option<super::design::SeenTree>,
+    /// Looks taken so far (the latest is look number `looks`).
     pub(super) looks: u64,
     /// The isolated world `overlay.js` runs in, for the current document.
     pub(super) ui_world: Option<ExecutionContextId>,
@@ -56,6 +56,9 @@ pub(super) struct Tab {
     /// The page state before the action that a dialog interrupted: the `dialog` command's
     /// answer measures the change from it.
     pub(super) before_dialog: Option<PageState>,
+    /// The documents (ledger indices) the tab's latest look walked: the tab's own first, then
+    /// its cross-origin frames' in the order of [`Frames::docs`](super::frames::Frames).
+    pub(super) looked: Vec<usize>,
 }
 
 impl Tab {
@@ -70,6 +73,7 @@ impl Tab {
             page,
             dialogs,
             before_dialog: None,
+            looked: Vec::new(),
         })
     }
 }
@@ -141,10 +145,10 @@ impl Session {
             opened,
             frames,
             options,
-            ref_base: 0,
-            issued: 0,
+            ledger: super::refs::Ledger::default(),
             look_token: None,
-            look_sig: None,
+            seen: None,
+            seen_design: None,
             looks: 0,
             ui_world: None,
             sidebar_log: std::collections::VecDeque::new(),

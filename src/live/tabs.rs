@@ -113,7 +113,13 @@ impl Session {
     /// Makes tab `index` the current one: the latest look's refs are then stale.
     fn enter_tab(&mut self, index: usize) {
         self.current = index;
-        self.look_token = None;
+        // Its own latest look's refs act again; the frames known are the other tab's.
+        self.look_token = self
+            .tab()
+            .looked
+            .first()
+            .and_then(|d| self.ledger.token(*d));
+        self.frames.docs.clear();
         self.ui_world = None;
     }
 
