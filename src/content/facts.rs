@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use super::element::is_json_ld;
 use super::structured::MAX_JSON_LD;
-use crate::parse::{Dom, NodeId};
+use crate::parse::{Dom, Element, NodeId};
 use crate::text::{bracket_safe, normalize, truncate_with_ellipsis};
 
 /// The longest data line, in characters (the ruling's bound).
@@ -135,9 +135,13 @@ pub(crate) fn declared_text(dom: &Dom) -> Option<String> {
 /// JSON-LD, else from microdata. Two products or more (a listing) are no one thing.
 fn main_entity(dom: &Dom) -> Option<Entity<'_>> {
     let mut found: Vec<(Kind, Map<String, Value>)> = Vec::new();
+    // One pass over the page: its JSON-LD, and its typed microdata items (few).
+    let mut items: Vec<(Kind, NodeId)> = Vec::new();
     for (id, el) in dom.elements() {
         if is_json_ld(el) {
             collect_json_ld(dom, id, &mut found);
+        } else if let Some(kind) = microdata_kind(el) {
+            items.push((kind, id));
         }
     }
     for (kind, _) in KINDS {
@@ -149,7 +153,7 @@ fn main_entity(dom: &Dom) -> Option<Entity<'_>> {
             return Some(Entity::Json(*kind, map.clone()));
         }
     }
-    microdata_entity(dom)
+    microdata_entity(dom, &items)
 }
 
 /// The typed objects of one JSON-LD script, outermost first; an entity nested in another of
@@ -454,25 +458,33 @@ fn json_path(map: &Map<String, Value>, path: &[&str]) -> Option<String> {
 }
 
 /// The one microdata item of a known kind on the page (two products or more: none).
-fn microdata_entity(dom: &Dom) -> Option<Entity<'_>> {
-    let itemtype = local_name!("itemtype");
-    let typed = |names: &[&str], t: &str| {
-        t.split_ascii_whitespace()
-            .any(|t| names.contains(&enum_name(t)))
-    };
-    for (kind, names) in KINDS {
-        let mut items = dom.elements().filter(|(_, e)| {
-            e.has_attr(&local_name!("itemscope"))
-                && e.attr(&itemtype).is_some_and(|t| typed(names, t))
-        });
-        if let Some((id, _)) = items.next() {
-            if *kind == Kind::Product && items.next().is_some() {
+fn microdata_entity<'d>(dom: &'d Dom, items: &[(Kind, NodeId)]) -> Option<Entity<'d>> {
+    for (kind, _) in KINDS {
+        let mut of_kind = items.iter().filter(|(k, _)| k == kind);
+        if let Some(&(_, id)) = of_kind.next() {
+            if *kind == Kind::Product && of_kind.next().is_some() {
                 return None;
             }
             return Some(Entity::Microdata(*kind, dom, id));
         }
     }
     None
+}
+
+/// The known kind of a microdata item (`itemscope` with an `itemtype` of [`KINDS`]).
+fn microdata_kind(el: Element<'_>) -> Option<Kind> {
+    if el.has_no_attrs() || !el.has_attr(&local_name!("itemscope")) {
+        return None;
+    }
+    let types = el.attr(&local_name!("itemtype"))?;
+    KINDS
+        .iter()
+        .find(|(_, names)| {
+            types
+                .split_ascii_whitespace()
+                .any(|t| names.contains(&enum_name(t)))
+        })
+        .map(|(kind, _)| *kind)
 }
 
 /// The value at `path` in a microdata item, each step a property of the one before. Shops

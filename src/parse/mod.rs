@@ -447,13 +447,15 @@ impl Dom {
     /// assert_eq!(Dom::parse("<noscript><p>Hello</p></noscript>").noscript_chars(), 0);
     /// ```
     pub fn noscript_chars(&self) -> usize {
-        let in_body = |id: NodeId| {
-            self.ancestors(id)
-                .all(|(_, a)| !a.is_html(&local_name!("head")))
+        let Some(body) = self.body() else {
+            return 0;
         };
-        self.elements()
-            .filter(|(id, el)| el.is_html(&local_name!("noscript")) && in_body(*id))
-            .flat_map(|(id, _)| self.children(id))
+        self.descendants(body)
+            .filter(|&id| {
+                self.element(id)
+                    .is_some_and(|e| e.is_html(&local_name!("noscript")))
+            })
+            .flat_map(|id| self.children(id))
             .filter_map(|c| self.text(c))
             .map(text_outside_tags)
             .sum()
