@@ -1,7 +1,8 @@
 //! Prompt injection through hidden text: one page per hiding mechanism. The hidden phrase
 //! must not appear in any snapshot (any options), in the node tree (names and text), in
-//! any `text` query, or in a read of the main content; and text the same rules leave visible
-//! must still be there.
+//! any `text` query, or in a read of the main content (but for a collapsed part, such as a
+//! closed `<details>` under its summary, which a read reads in place); and text the same
+//! rules leave visible must still be there.
 //!
 //! To add a case, add a row to [`MECHANISMS`] (markup and `style` attributes),
 //! [`STYLESHEET_HIDES`] (the page's own `<style>` hides it) or [`STYLESHEET_SHOWS`] (a rule
@@ -337,6 +338,13 @@ fn no_mechanism_leaks_into_snapshots_trees_or_text_queries() {
     }
 }
 
+/// Mechanisms that hide from the snapshot but not from a read: a closed `<details>` is one
+/// click on its shown summary away, collapsed rather than hidden (issue 44's ruling), and a
+/// read reads it in place.
+fn collapsed(mechanism: &str) -> bool {
+    mechanism.starts_with("closed details")
+}
+
 #[test]
 fn no_mechanism_leaks_into_reads() {
     // Also inside a page whose main content is found by scoring, not the whole-body fallback.
@@ -354,9 +362,10 @@ fn no_mechanism_leaks_into_reads() {
                     })
                     .expect("read")
                     .text;
-                assert!(
-                    !text.contains(SECRET),
-                    "{mechanism}: leaked into the read:\n{text}"
+                assert_eq!(
+                    text.contains(SECRET),
+                    collapsed(mechanism),
+                    "{mechanism}: leaked into the read, or a collapsed part not read:\n{text}"
                 );
                 assert!(
                     text.contains("After"),
