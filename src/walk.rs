@@ -354,6 +354,7 @@ fn walk_split(
         .then(|| Split::plan(dom, index.styles(), root, root_vis))
         .flatten();
     let mut main = Walker::new(&cx, root_open, vec![(root, false)], None);
+    let scoped = scope.is_some();
     let spliced = std::thread::scope(|scope| {
         let cx = &cx;
         // No thread to be had (a process at its limit) is no reason to fail: walk on one.
@@ -366,7 +367,11 @@ fn walk_split(
             Some(handle)
         });
         let started = handle.is_some();
-        main.push_children(root, root_vis);
+        if scoped {
+            main.push_all_children(root, root_vis);
+        } else {
+            main.push_children(root, root_vis);
+        }
         main.run(&mut handle);
         match handle {
             // Planned, but the run's parent sat in a subtree the walk skips (the plan avoids
@@ -580,7 +585,6 @@ impl<'c, 'a> Walker<'c, 'a> {
 
     fn push_children(&mut self, id: NodeId, vis_hidden: bool) {
         let dom = self.cx.dom;
-        let start = self.stack.len();
         let only = dom
             .element(id)
             .and_then(|el| closed_details_summary(dom, id, el));
@@ -590,15 +594,20 @@ impl<'c, 'a> Walker<'c, 'a> {
                 vis_hidden,
             }),
             Some(None) => {}
-            None => {
-                for c in dom.children(id) {
-                    if self.splice_at.is_some_and(|split| split.first == c) {
-                        self.stack.push(Work::Splice { vis_hidden });
-                        break;
-                    }
-                    self.stack.push(Work::Enter { id: c, vis_hidden });
-                }
+            None => self.push_all_children(id, vis_hidden),
+        }
+    }
+
+    /// Queues every child of `id`, a closed `<details>`' body too: a scope on a closed
+    /// details (the panel its summary reveals) shows it open.
+    fn push_all_children(&mut self, id: NodeId, vis_hidden: bool) {
+        let start = self.stack.len();
+        for c in self.cx.dom.children(id) {
+            if self.splice_at.is_some_and(|split| split.first == c) {
+                self.stack.push(Work::Splice { vis_hidden });
+                break;
             }
+            self.stack.push(Work::Enter { id: c, vis_hidden });
         }
         self.stack[start..].reverse();
     }

@@ -108,10 +108,13 @@ pub(crate) struct Collapsed {
 
 impl Collapsed {
     /// Resolves the claims: `by_id` finds an element by id in the control's tree scope.
+    /// `details`: the closed `<details>` elements with their summary, whose body the summary
+    /// reveals (the details stays shown: only its summary's line and scope change).
     pub(crate) fn resolve(
         dom: &Dom,
         styles: &Styles,
         claims: Vec<Claim>,
+        details: Vec<(NodeId, NodeId)>,
         by_id: impl Fn(NodeId, &str) -> Option<NodeId>,
     ) -> Collapsed {
         let mut control_of = HashMap::new();
@@ -129,6 +132,11 @@ impl Collapsed {
         let mut panels_of: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
         for (&panel, &control) in &control_of {
             panels_of.entry(control).or_default().push(panel);
+        }
+        for (details, summary) in details {
+            if is_hidden(dom, styles, details).is_none() {
+                panels_of.entry(summary).or_default().push(details);
+            }
         }
         for panels in panels_of.values_mut() {
             panels.sort_unstable();

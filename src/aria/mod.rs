@@ -52,8 +52,12 @@ impl Index {
             ..Index::default()
         };
         let mut claims = Vec::new();
+        let mut details = Vec::new();
         for (id, el) in dom.elements() {
             collapsed::claims(id, el, &mut claims);
+            if let Some(Some(summary)) = hidden::closed_details_summary(dom, id, el) {
+                details.push((id, summary));
+            }
             let scope = dom.scope(id);
             if let Some(v) = el.attr(&local_name!("id")) {
                 // First element with an id wins, as getElementById does.
@@ -70,9 +74,10 @@ impl Index {
                 index.layout_tables.insert(id);
             }
         }
-        index.collapsed = collapsed::Collapsed::resolve(dom, &index.styles, claims, |c, id| {
-            index.by_id(dom.scope(c), id)
-        });
+        index.collapsed =
+            collapsed::Collapsed::resolve(dom, &index.styles, claims, details, |c, id| {
+                index.by_id(dom.scope(c), id)
+            });
         index
     }
 
@@ -108,10 +113,12 @@ impl Index {
     /// How many characters of text (white space runs as one) the collapsed panels of
     /// `control` hold, when it reveals any.
     pub fn collapsed_chars(&self, dom: &Dom, control: NodeId) -> Option<NonZeroU32> {
+        // A closed details holds its summary, which is the control's own text.
         let chars: usize = self
             .collapsed_panels(control)
             .iter()
             .flat_map(|&p| dom.descendants(p))
+            .filter(|&d| !dom.holds(control, d))
             .filter_map(|d| dom.text(d))
             .map(|t| crate::text::normalize(t).chars().count())
             .sum();

@@ -1991,6 +1991,23 @@ fn the_snapshot_keeps_collapsed_panels_under_their_control() {
         .text;
     assert!(scoped.contains("Hand-thrown stoneware"), "{scoped}");
     assert!(!scoped.contains("Capacity"), "{scoped}");
+    // A closed details' summary says what it holds, and its scope shows the details open.
+    let returns = line("\"Returns\"");
+    assert!(returns.ends_with("(collapsed: 31 chars)"), "{snap}");
+    assert!(!snap.contains("Thirty days"), "{snap}");
+    let r = returns
+        .split("[ref=")
+        .nth(1)
+        .and_then(|s| s.split(']').next())
+        .expect("ref");
+    let scoped = doc
+        .snapshot_scoped(r, &RenderOptions::default())
+        .expect("scope")
+        .text;
+    assert!(
+        scoped.contains("Thirty days to return it, free."),
+        "{scoped}"
+    );
     // The sign-in button's dialog is no collapsed panel: its line says nothing of it.
     assert!(!line("button \"Sign in\"").contains("collapsed"), "{snap}");
 }
