@@ -1905,3 +1905,18 @@ fn a_thread_the_relaxed_extraction_reads_has_no_signatures() {
         &["Shooting film", "Shop terms"],
     );
 }
+
+/// An article's read ends with its prose: a heading with nothing of its own after it (a
+/// comment form's, whose form went) and a share label are the page's chrome, not the
+/// article's end; a list right after the text may be the article's own and stays.
+#[test]
+fn an_articles_read_ends_with_its_prose() {
+    let html = format!(
+        "<title>T</title><article><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>\
+         <ul><li><a href=/a>First source</a></li><li><a href=/b>Second source</a></li></ul>\
+         <h3>Kommentieren Sie</h3><p><b>Teilen mit:</b></p></article>"
+    );
+    let text = read_all(&html);
+    assert_in_order(&text, &[PROSE, "First source", "Second source"]);
+    assert_absent(&text, &["Kommentieren Sie", "Teilen mit"]);
+}
