@@ -1920,3 +1920,24 @@ fn an_articles_read_ends_with_its_prose() {
     assert_in_order(&text, &[PROSE, "First source", "Second source"]);
     assert_absent(&text, &["Kommentieren Sie", "Teilen mit"]);
 }
+
+/// A rail of teasers beside the story does not replace it: the strict choice shares a region
+/// of prose with the page's headline, and the run of cards lies outside that region.
+#[test]
+fn a_rail_of_teasers_does_not_replace_the_story_under_its_headline() {
+    let cards: String = (1..=16)
+        .map(|i| {
+            format!(
+                "<div class=card><a href=/n{i}>Teaser headline number {i} about another story</a>\
+                 <span>Blurb number {i}</span></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<title>T</title><div id=story><h1>Bridge reopens</h1><p>{PROSE}</p><p>{PROSE}</p>\
+         <p>{PROSE}</p></div><div id=rail>{cards}</div>"
+    );
+    let text = read_all(&html);
+    assert_in_order(&text, &["Bridge reopens", PROSE]);
+    assert_absent(&text, &["Teaser headline number 3"]);
+}
