@@ -153,11 +153,17 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         content: strict,
         kept,
         cards,
+        headline,
         ..
     } = first;
+    // An alternative that leaves the headline's region for a region without it (a rail of
+    // teasers, the comments) gives way to the strict choice beside the headline.
+    let strays = |alt: NodeId| {
+        headline.is_some_and(|(h1, region)| !dom.holds(region, alt) && !dom.holds(alt, h1))
+    };
     let listing = |kept: usize| {
         cards
-            .filter(|&(_, text)| text as usize > 2 * kept)
+            .filter(|&(parent, text)| text as usize > 2 * kept && !strays(parent))
             .map(|(parent, text)| MainContent::relaxed(parent, vec![parent], text as usize))
     };
     if kept >= RELAXED_COMPARED_BELOW {
@@ -207,6 +213,9 @@ struct Attempt {
     product: Option<ProductRegion>,
     /// The largest text region and its text (relaxed attempt only).
     region: Option<(NodeId, u32)>,
+    /// The page's headline (its first shown `h1` with text) and the region it shares with
+    /// the content chosen, when that region is prose (strict attempt only).
+    headline: Option<(NodeId, NodeId)>,
 }
 
 /// One extraction, `Cleaning::Strict` or `Cleaning::Relaxed`.
@@ -219,6 +228,11 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         None => (None, vec![page.body]),
     };
     let kept = page.kept_chars(&parts);
+    let headline = if strict {
+        top.and_then(|top| page.headline_region(top, kept))
+    } else {
+        None
+    };
     let (cards, product, region) = if strict {
         (
             page.largest_card_run(),
@@ -243,6 +257,7 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         cards,
         product,
         region,
+        headline,
     }
 }
 
@@ -439,6 +454,30 @@ impl<'a> Page<'a> {
             && self.dom.precedes(block, first)
             && self.kept_chars(&[block]) >= LEAD_PROSE as usize)
             .then_some(block)
+    }
+
+    /// The page's headline (its first shown `h1` with text) and the region it shares with the
+    /// content chosen (`top`, keeping `kept` characters): their nearest common ancestor below
+    /// the body, when that holds a lead's worth of prose ([`LEAD_PROSE`]) with link density
+    /// under 0.5 and the content keeps as much. The page names its story by its `h1`: an
+    /// alternative the fallback chain offers (the relaxed extraction, a run of cards, the
+    /// largest text region) that lies outside this region and does not hold the headline
+    /// either (a rail of teasers, the comments) does not replace the story (issue 44, ruling
+    /// 4); one inside it, more of the same article, still may.
+    fn headline_region(&self, top: NodeId, kept: usize) -> Option<(NodeId, NodeId)> {
+        let h1 = self
+            .h1s
+            .iter()
+            .copied()
+            .find(|&h| !self.not_shown(h) && self.agg[h.index()].text > 0)?;
+        let both = self.dom.common_ancestor(h1, top)?;
+        (both != h1
+            && both != self.body
+            && self.dom.is_ancestor(self.body, both)
+            && kept >= LEAD_PROSE as usize
+            && self.prose(both) >= LEAD_PROSE
+            && self.agg[both.index()].link_density() < 0.5)
+            .then_some((h1, both))
     }
 
     /// The data table whose body or row the top candidate is: the rows score (their cells

@@ -23,6 +23,7 @@
 
 mod blocks;
 mod listing;
+mod tail;
 
 use serde::Serialize;
 
@@ -31,7 +32,7 @@ use crate::parse::{Dom, NodeId, View};
 use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
 
-use crate::content::{MainContent, Page};
+use crate::content::{Cleaning, MainContent, Page};
 use blocks::{shows_ref, Block, Extract};
 
 /// Budgets for [`Document::read`](crate::Document::read).
@@ -122,7 +123,13 @@ struct Extracted {
 /// The main content ([`crate::content`]) as blocks.
 fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extracted {
     let page = Page::measure(dom, index, main.cleaning);
-    let blocks = Extract::new(&page, ref_of).run(&main.parts);
+    let mut blocks = Extract::new(&page, ref_of).run(&main.parts);
+    blocks.retain(|b| !tail::is_cross_reference(b));
+    // A region read as it stands (cards, a product's block, the relaxed extraction) keeps its
+    // end: an article's trailing chrome is what the strict rules left in its container.
+    if main.cleaning != Cleaning::Relaxed {
+        tail::trim(&mut blocks);
+    }
     Extracted {
         blocks,
         main: main.top,

@@ -2011,3 +2011,39 @@ fn the_snapshot_keeps_collapsed_panels_under_their_control() {
     // The sign-in button's dialog is no collapsed panel: its line says nothing of it.
     assert!(!line("button \"Sign in\"").contains("collapsed"), "{snap}");
 }
+
+/// An article's read ends with its prose: a heading with nothing of its own after it (a
+/// comment form's, whose form went) and a share label are the page's chrome, not the
+/// article's end; a list right after the text may be the article's own and stays.
+#[test]
+fn an_articles_read_ends_with_its_prose() {
+    let html = format!(
+        "<title>T</title><article><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>\
+         <ul><li><a href=/a>First source</a></li><li><a href=/b>Second source</a></li></ul>\
+         <h3>Kommentieren Sie</h3><p><b>Teilen mit:</b></p></article>"
+    );
+    let text = read_all(&html);
+    assert_in_order(&text, &[PROSE, "First source", "Second source"]);
+    assert_absent(&text, &["Kommentieren Sie", "Teilen mit"]);
+}
+
+/// A rail of teasers beside the story does not replace it: the strict choice shares a region
+/// of prose with the page's headline, and the run of cards lies outside that region.
+#[test]
+fn a_rail_of_teasers_does_not_replace_the_story_under_its_headline() {
+    let cards: String = (1..=16)
+        .map(|i| {
+            format!(
+                "<div class=card><a href=/n{i}>Teaser headline number {i} about another story</a>\
+                 <span>Blurb number {i}</span></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<title>T</title><div id=story><h1>Bridge reopens</h1><p>{PROSE}</p><p>{PROSE}</p>\
+         <p>{PROSE}</p></div><div id=rail>{cards}</div>"
+    );
+    let text = read_all(&html);
+    assert_in_order(&text, &["Bridge reopens", PROSE]);
+    assert_absent(&text, &["Teaser headline number 3"]);
+}
