@@ -1,11 +1,12 @@
 //! Floors on how much of a page's main text `read` and the snapshot carry, measured by the
-//! shared sets' own scorers (`../shared/reading/score.py`, `../shared/web2025/score.py`: word
-//! 4-grams, precision and recall averaged over pages, F1 of the two means) on the command this
-//! build makes. Skipped when `../shared` or `python3` is absent.
+//! shared sets' own scorers (`../shared/reading/score.py`, `../shared/web2025/score.py`,
+//! `../shared/trafeval/score.py`: word 4-grams, precision and recall averaged over pages, F1
+//! of the two means) on the command this build makes. Skipped when `../shared` or `python3`
+//! is absent.
 //!
 //! The floors are issue 25's targets where they are met (the reading set's `read`: precision
 //! and recall 0.96; the default snapshot's recall 0.85) and, elsewhere, a little under the
-//! figures of the commit that set them (b141768): a rule that helps articles and loses forum
+//! figures of the commit that set them (b141768, moved up with issue 44's figures): a rule that helps articles and loses forum
 //! threads or product pages fails here, per page type, rather than in a later measurement.
 //! Outputs are deterministic, so a floor fails only when the output changed.
 
@@ -18,13 +19,13 @@ const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 
 /// `read` unbudgeted on web2025: F1 per page type at least (blog has one page, left out).
 const WEB2025_READ_F1: &[(&str, f64)] = &[
-    ("article", 0.93),
+    ("article", 0.94),
     ("documentation", 0.78),
     ("service", 0.74),
     ("forum", 0.70),
     ("listing", 0.66),
     ("product", 0.52),
-    ("collection", 0.46),
+    ("collection", 0.49),
     ("ALL", 0.78),
 ];
 
@@ -97,7 +98,7 @@ fn web2025_floors() {
         );
     }
     let all = &read["ALL"];
-    assert!(num(all, "empty") <= 19.0, "empty reads: {all}");
+    assert!(num(all, "empty") <= 17.0, "empty reads: {all}");
     assert!(num(all, "without_found") <= 0.08, "boilerplate read: {all}");
     let budgeted = &score(&dir, "read {page}")["ALL"];
     assert!(
@@ -111,4 +112,18 @@ fn web2025_floors() {
         num(snapshot, "with_found") >= 0.75,
         "snapshot `with`: {snapshot}"
     );
+}
+
+#[test]
+fn trafeval_floors() {
+    // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
+    // 816a8ae, a little under (F1 0.883, precision 0.844, 24 pages lost).
+    let Some(dir) = shared("trafeval") else {
+        return;
+    };
+    let read = score(&dir, "read --max-chars 1000000 {page}");
+    assert_eq!(num(&read, "failed"), 0.0, "{read}");
+    assert!(num(&read, "f1") >= 0.875, "read F1: {read}");
+    assert!(num(&read, "precision") >= 0.835, "read precision: {read}");
+    assert!(num(&read, "lost") <= 26.0, "pages lost: {read}");
 }
