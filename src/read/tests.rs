@@ -1980,30 +1980,20 @@ fn the_snapshot_keeps_collapsed_panels_under_their_control() {
         ],
     );
     // A scope on the control's ref shows the panel.
-    let r = description
-        .split("[ref=")
-        .nth(1)
-        .and_then(|s| s.split(']').next())
-        .expect("ref");
-    let scoped = doc
-        .snapshot_scoped(r, &RenderOptions::default())
-        .expect("scope")
-        .text;
+    let scope_of = |line: &str| {
+        let r = last_ref(line.split(" (collapsed").next().unwrap_or(line));
+        doc.snapshot_scoped(r, &RenderOptions::default())
+            .expect("scope")
+            .text
+    };
+    let scoped = scope_of(&description);
     assert!(scoped.contains("Hand-thrown stoneware"), "{scoped}");
     assert!(!scoped.contains("Capacity"), "{scoped}");
     // A closed details' summary says what it holds, and its scope shows the details open.
     let returns = line("\"Returns\"");
     assert!(returns.ends_with("(collapsed: 31 chars)"), "{snap}");
     assert!(!snap.contains("Thirty days"), "{snap}");
-    let r = returns
-        .split("[ref=")
-        .nth(1)
-        .and_then(|s| s.split(']').next())
-        .expect("ref");
-    let scoped = doc
-        .snapshot_scoped(r, &RenderOptions::default())
-        .expect("scope")
-        .text;
+    let scoped = scope_of(&returns);
     assert!(
         scoped.contains("Thirty days to return it, free."),
         "{scoped}"
