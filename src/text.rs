@@ -263,6 +263,29 @@ pub fn word_head(s: &str, max: usize) -> &str {
     }
 }
 
+/// Markup left in a string (a shop's JSON-LD description, `Why <b>rain</b>?`) as its text:
+/// each tag becomes a line break, which normalising makes a space.
+///
+/// ```
+/// assert_eq!(agent_snapshot::text::strip_tags("a<b>b</b>c"), "a\nb\nc");
+/// ```
+pub fn strip_tags(s: &str) -> String {
+    let mut plain = String::with_capacity(s.len());
+    let mut in_tag = false;
+    for c in s.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                plain.push('\n');
+            }
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+}
+
 /// Text as the value of a bracketed attribute (`[title=…]`, `[brand=…]`): brackets become
 /// parentheses, so the attribute stays one, and control characters spaces, so it stays on
 /// its line.

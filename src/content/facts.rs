@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use super::element::is_json_ld;
 use super::structured::MAX_JSON_LD;
 use crate::parse::{Dom, Element, NodeId};
-use crate::text::{bracket_safe, normalize, truncate_with_ellipsis};
+use crate::text::{bracket_safe, normalize, strip_tags, truncate_with_ellipsis};
 
 /// The longest data line, in characters (the ruling's bound).
 pub(crate) const MAX_LINE: usize = 300;
@@ -256,23 +256,6 @@ fn decode_entities(s: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
-}
-
-fn strip_tags(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_tag = false;
-    for c in s.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
     out
 }
 

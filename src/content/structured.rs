@@ -124,19 +124,7 @@ fn json_ld(dom: &Dom, scripts: &[NodeId]) -> JsonLd {
 /// that differs: a description's first line is often a heading of its own on the page
 /// ("REDEFINING YOUR POTENTIAL" above the paragraph), so the two never meet in one text.
 fn keys_of(description: &str) -> Vec<String> {
-    let mut plain = String::new();
-    let mut in_tag = false;
-    for c in description.chars() {
-        match c {
-            '<' => {
-                in_tag = true;
-                plain.push('\n');
-            }
-            '>' if in_tag => in_tag = false,
-            _ if !in_tag => plain.push(c),
-            _ => {}
-        }
-    }
+    let plain = crate::text::strip_tags(description);
     let key = |s: &str| -> Option<String> {
         let key: String = crate::text::normalize(s).chars().take(KEY_CHARS).collect();
         (key.chars().count() >= MIN_KEY_CHARS).then_some(key)
