@@ -16,6 +16,7 @@ use std::thread::ScopedJoinHandle;
 
 use html5ever::local_name;
 
+use crate::aria::gap::gap_before;
 use crate::aria::hidden::{closed_details_summary, subtree_hidden_styled, visibility_hidden};
 use crate::aria::name::{is_block_styled, Names};
 use crate::aria::roles::{self, category, Category};
@@ -178,6 +179,11 @@ impl Open {
         } else {
             self.flush_run();
         }
+    }
+
+    /// A space between two words of one run, which stays one run ([`gap_before`]).
+    fn space(&mut self) {
+        self.run.boundary();
     }
 
     /// Finishes the node's text; returns the node and whether it gets a ref.
@@ -485,6 +491,13 @@ impl<'c, 'a> Walker<'c, 'a> {
         }
     }
 
+    fn space(&mut self) {
+        match self.recording_top() {
+            Some(ops) => ops.push(PieceOp::Space),
+            None => self.top().space(),
+        }
+    }
+
     fn push_child(&mut self, child: TreeNode) {
         match self.recording_top() {
             Some(ops) => ops.push(PieceOp::Child(child)),
@@ -554,6 +567,8 @@ impl<'c, 'a> Walker<'c, 'a> {
         let block = is_block_styled(el, &style);
         if block {
             self.boundary();
+        } else if gap_before(self.cx.dom, self.cx.styles, id) {
+            self.space();
         }
         let presentational = self.top().presentational_children;
         let made = if vis {
@@ -629,6 +644,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             match op {
                 PieceOp::Str(s, transform, content) => top.push_text(s, transform, content),
                 PieceOp::Boundary => top.boundary(),
+                PieceOp::Space => top.space(),
                 PieceOp::Child(child) => top.push_child(child),
             }
         }
@@ -776,6 +792,7 @@ impl Piece<'_> {
 enum PieceOp<'a> {
     Str(&'a str, TextTransform, bool),
     Boundary,
+    Space,
     Child(TreeNode),
 }
 
@@ -1271,6 +1288,24 @@ mod tests {
         );
         assert_eq!(dump(&one), dump(&two), "{spliced:?}");
         spliced
+    }
+
+    #[test]
+    fn chips_that_meet_without_a_space_are_separate_words_on_both_threads() {
+        let row = |i: usize| {
+            format!(
+                "<li><span>20{i:02}</span><span>2h {i}m</span><span>PG-13</span> <b>W</b>ord</li>"
+            )
+        };
+        let rows: String = (0..40).map(row).collect();
+        let html = format!("<main><h1>Films</h1><ul>{rows}</ul></main>");
+        let walked = walk_html(&html, &TreeOptions::default());
+        let texts: Vec<&str> = flat(&walked.tree.tree)
+            .into_iter()
+            .filter_map(|n| n.text.as_deref())
+            .collect();
+        assert!(texts.contains(&"2007 2h 7m PG-13 Word"), "{texts:?}");
+        two_threads_same_as_one(&html, &TreeOptions::default());
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! - [`roles`]: explicit and implicit ARIA roles and the snapshot's role categories;
 //! - [`name`]: accessible names and descriptions (accname 1.2, HTML-AAM);
 //! - [`hidden`]: what a person cannot see, decided from markup and the computed style;
+//! - [`gap`]: where two boxes meet with no space in the source and a person sees one (the
+//!   walk's text runs and `read` put a space there);
 //! - `collapsed`: what a person reveals with one click on a shown control (a disclosure's
 //!   panel, a hidden tab panel), which the content stage reads though it is hidden.
 //!
@@ -11,6 +13,7 @@
 //! command calls them for one element.
 
 mod collapsed;
+pub mod gap;
 pub mod hidden;
 pub mod name;
 pub mod roles;

@@ -20,6 +20,7 @@ use crate::aria::name::labeled_control;
 use crate::aria::roles::input_type;
 use crate::aria::Index;
 use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
+use crate::style::Styles;
 use crate::text::TextBuf;
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
@@ -611,6 +612,11 @@ impl<'a> Page<'a> {
         } else {
             0.0
         }
+    }
+
+    /// The page's computed style.
+    pub(crate) fn styles(&self) -> &Styles {
+        self.index.styles()
     }
 
     /// Whether an element is never read: hidden, boilerplate, or not looked at by the pass.

@@ -8,6 +8,7 @@
 
 use html5ever::local_name;
 
+use crate::aria::gap::gap_before;
 use crate::content::{heading_level, is_block, Page};
 use crate::parse::{push_in_order, Element, NodeData, NodeId};
 use crate::text::{is_html_space, truncate_with_ellipsis};
@@ -85,6 +86,8 @@ impl Line {
 /// What leaving an element does.
 enum Exit {
     Nothing,
+    /// An inline-level box of its own: a word boundary after it.
+    Word,
     Block,
     Heading,
     List,
@@ -275,6 +278,9 @@ impl<'p> Extract<'p> {
             }
             return;
         }
+        if gap_before(dom, self.page.styles(), id) {
+            self.cur().boundary();
+        }
         // Opening may end the line before: that block ends before this element.
         let exit = self.open(id, el);
         self.start.get_or_insert(at);
@@ -433,9 +439,29 @@ impl<'p> Extract<'p> {
                 self.block_start();
                 Exit::Block
             }
-            _ => Exit::Nothing,
+            _ => self.styled_box(id),
         };
         Some(exit)
+    }
+
+    /// An inline element the page's sheet makes a box of its own: a block-level one (a
+    /// `<span class=br>` with `.br{display:block}` between two paragraphs written as bare
+    /// text) is a line of its own, an inline-level one (`inline-block`, `inline-flex`: a
+    /// badge, a chip) a word of its own. A block element is never made inline: a card
+    /// grid's `inline-block` cards each hold their own lines.
+    fn styled_box(&mut self, id: NodeId) -> Exit {
+        let style = self.page.styles().get(id);
+        match style.display_inline {
+            Some(false) if style.inline_box => {
+                self.cur().boundary();
+                Exit::Word
+            }
+            Some(false) => {
+                self.block_start();
+                Exit::Block
+            }
+            _ => Exit::Nothing,
+        }
     }
 
     fn block_start(&mut self) {
@@ -449,6 +475,7 @@ impl<'p> Extract<'p> {
     fn exit(&mut self, exit: Exit) {
         match exit {
             Exit::Nothing => {}
+            Exit::Word => self.cur().boundary(),
             Exit::PaneName => self.pane_name -= 1,
             Exit::Block => self.block_start(),
             Exit::Figure => {

@@ -2037,3 +2037,34 @@ fn a_rail_of_teasers_does_not_replace_the_story_under_its_headline() {
     assert_in_order(&text, &["Bridge reopens", PROSE]);
     assert_absent(&text, &["Teaser headline number 3"]);
 }
+
+/// Ruling 5 of issue 44: inline pieces of one sentence read as one line, and boxes that meet
+/// without a space in the source (chips, a name and its value, links in a row) are never
+/// glued into one word.
+#[test]
+fn chips_and_cells_are_separate_words_and_styled_boxes_are_lines() {
+    let html = format!(
+        "<style>.br{{display:block}} .tag{{display:inline-block}}</style>\
+         <main><h1>Film</h1>\
+         <div class=meta><span>2024</span><span>2h 10m</span><span>PG-13</span></div>\
+         <p>Genres: <a href=/g/d>Drama</a><a href=/g/t>Thriller</a></p>\
+         <div><span class=k>Language</span><span class=v>English</span></div>\
+         <div>{PROSE} With <b>bold</b>words and $<span>72</span><span>.99</span>.\
+         <span class=br></span><b>A styled heading</b><span class=br></span>{PROSE}</div>\
+         <p>Tags: <i class=tag>one</i><i class=tag>two</i></p></main>"
+    );
+    let text = read_all(&html);
+    let lines = body(&text);
+    for line in [
+        "2024 2h 10m PG-13",
+        "Language English",
+        "A styled heading",
+        "Tags: one two",
+    ] {
+        assert!(lines.contains(&line), "{line}: {text}");
+    }
+    assert_in_order(
+        &text,
+        &["[Drama](e", ") [Thriller](e", "boldwords and $72.99."],
+    );
+}

@@ -76,6 +76,9 @@ pub struct ElementStyle {
     /// Whether the author `display` is `inline` or `contents` (text flows into its
     /// neighbours'); `None` when the element keeps its default.
     pub display_inline: Option<bool>,
+    /// Whether the author `display` is an inline-level box of its own (`inline-block`,
+    /// `inline-flex`…): in the line, but a word of its own; `false` for any other.
+    pub inline_box: bool,
     /// `Some(true)` for `visibility:hidden|collapse`, `Some(false)` for `visible`, `None` when
     /// inherited.
     pub visibility_hidden: Option<bool>,
@@ -95,6 +98,7 @@ impl ElementStyle {
         ElementStyle {
             display_none: d.display.map(|x| x.value == Display::None),
             display_inline: d.display.map(|x| x.value == Display::Inline),
+            inline_box: d.display.is_some_and(|x| x.value == Display::InlineBox),
             visibility_hidden: d.visibility.and_then(|x| x.value),
             content_hidden: value(d.content_hidden),
             opacity_zero: value(d.opacity_zero),
@@ -103,7 +107,8 @@ impl ElementStyle {
         }
     }
 
-    /// Two bytes: display (2 bits), visibility (2), three flags, text-transform (2).
+    /// Two bytes: display (2 bits), visibility (2), three flags, text-transform (2), and
+    /// whether the display is an inline box.
     fn pack(self) -> u16 {
         let tri = |o: Option<bool>| match o {
             None => 0u16,
@@ -128,6 +133,7 @@ impl ElementStyle {
             | u16::from(self.opacity_zero) << 5
             | u16::from(self.cursor_pointer) << 6
             | transform << 7
+            | u16::from(self.inline_box) << 9
     }
 
     fn unpack(bits: u16) -> ElementStyle {
@@ -154,6 +160,7 @@ impl ElementStyle {
                 3 => TextTransform::Capitalize,
                 _ => TextTransform::None,
             },
+            inline_box: bits >> 9 & 1 == 1,
         }
     }
 }
@@ -638,7 +645,7 @@ mod tests {
     fn packing_round_trips() {
         // An element nothing applies to packs to 0, which `build` reads as "no style".
         assert_eq!(ElementStyle::default().pack(), 0);
-        for bits in 0u16..(1 << 9) {
+        for bits in 0u16..(1 << 10) {
             let s = ElementStyle::unpack(bits);
             assert_eq!(ElementStyle::unpack(s.pack()), s);
         }

@@ -32,7 +32,11 @@ pub enum Display {
     None,
     /// `inline` or `contents`: text runs into its neighbours'.
     Inline,
-    /// Every other box (block, flex, grid, inline-block…): a word of its own.
+    /// An inline-level box of its own (`inline-block`, `inline-flex`…): in the line, but a
+    /// word of its own.
+    InlineBox,
+    /// Every other box (block, flex, grid, list-item, table parts…): a word of its own, and
+    /// block-level ones a line of their own.
     Other,
 }
 
@@ -231,15 +235,22 @@ fn important<'i>(input: &mut Parser<'i>) -> Result<bool, ParseError<()>> {
 /// A `display` value (<https://drafts.csswg.org/css-display-3/#the-display-properties>):
 /// one keyword or the two-keyword form; `None` for anything else.
 fn display(first: &str, rest: &[CowRcStr<'_>]) -> Option<Display> {
+    const INLINE_BOXES: &[&str] = &[
+        "inline-block",
+        "inline-flex",
+        "inline-grid",
+        "inline-table",
+        "-webkit-inline-box",
+        "-webkit-inline-flex",
+        "-ms-inline-flexbox",
+        "-ms-inline-grid",
+        "-moz-inline-box",
+    ];
     const OTHER: &[&str] = &[
         "block",
-        "inline-block",
         "flex",
-        "inline-flex",
         "grid",
-        "inline-grid",
         "table",
-        "inline-table",
         "table-row-group",
         "table-header-group",
         "table-footer-group",
@@ -259,29 +270,35 @@ fn display(first: &str, rest: &[CowRcStr<'_>]) -> Option<Display> {
         "math",
         "flow",
         "-webkit-box",
-        "-webkit-inline-box",
         "-webkit-flex",
-        "-webkit-inline-flex",
         "-ms-flexbox",
-        "-ms-inline-flexbox",
         "-ms-grid",
-        "-ms-inline-grid",
         "-moz-box",
-        "-moz-inline-box",
     ];
     let lower = first.to_ascii_lowercase();
     let known = |w: &str| {
         let w = w.to_ascii_lowercase();
-        w == "inline" || w == "contents" || w == "none" || OTHER.contains(&w.as_str())
+        w == "inline"
+            || w == "contents"
+            || w == "none"
+            || INLINE_BOXES.contains(&w.as_str())
+            || OTHER.contains(&w.as_str())
     };
     match (lower.as_str(), rest) {
         ("none", []) => Some(Display::None),
         ("inline" | "contents", []) => Some(Display::Inline),
+        (w, []) if INLINE_BOXES.contains(&w) => Some(Display::InlineBox),
         (w, []) if OTHER.contains(&w) => Some(Display::Other),
-        // `inline flow` is plain inline; every other pair is some box of its own.
+        // `inline flow` is plain inline; every other pair is some box of its own, inline-level
+        // when one of its words is `inline` (`inline flex`, `flow-root inline`).
         ("inline", [second]) if second.eq_ignore_ascii_case("flow") => Some(Display::Inline),
         (w, more) if known(w) && more.iter().all(|m| known(m)) && !more.is_empty() => {
-            Some(Display::Other)
+            let inline = |w: &str| w.eq_ignore_ascii_case("inline");
+            Some(if inline(w) || more.iter().any(|m| inline(m)) {
+                Display::InlineBox
+            } else {
+                Display::Other
+            })
         }
         _ => None,
     }
@@ -1224,6 +1241,21 @@ mod tests {
             Decls::parse("display:inline flow").display.map(|d| d.value),
             Some(Display::Inline)
         );
+        for (inline_box, v) in [
+            (true, "inline-block"),
+            (true, "inline flex"),
+            (true, "flow-root inline"),
+            (false, "block flex"),
+            (false, "list-item"),
+        ] {
+            let want = if inline_box {
+                Display::InlineBox
+            } else {
+                Display::Other
+            };
+            let d = Decls::parse(&format!("display:{v}")).display;
+            assert_eq!(d.map(|d| d.value), Some(want), "{v}");
+        }
         assert!(Decls::parse("display: nonee").is_empty());
         assert!(Decls::parse("display: none garbage").is_empty());
         assert!(Decls::parse("display: var(--x)").is_empty());
