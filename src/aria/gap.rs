@@ -8,12 +8,15 @@
 //! text runs and `read` put a space there when:
 //!
 //! - both sides are boxes of their own: not the phrasing elements a sentence styles its words
-//!   with (`<b>W</b>ord`, `H<sub>2</sub>O`), which the browser glues as written;
+//!   with (`<b>W</b>ord`, `H<sub>2</sub>O`), which the browser glues as written; between an
+//!   element and bare text, only a turn from a small letter to a capital is a break
+//!   (`<b class=title>Industry Competency</b>Our experts…`, where `<b>W</b>ord` has none);
 //! - each side holds two characters or more (the per-letter spans of an animated heading
 //!   stay one word);
 //! - the characters that meet would be two words: a letter, digit or opening mark after a
 //!   letter, digit or closing mark; not `$` + `72`, `3.` + `14`, `don` + `'t`, nor the
-//!   scripts written without spaces (Han, kana).
+//!   scripts written without spaces (Han, kana);
+//! - and neither is inside preformatted text or code, where every space is the author's.
 //!
 //! Names are not touched: Chromium's accessible names glue inline boxes as written (accname
 //! 2F), and the snapshot's names agree with Chromium's.
@@ -34,15 +37,34 @@ const SCAN_NODES: usize = 48;
 /// sibling before it are boxes of their own with no text between them, and their text would
 /// run into one word ([the module](self)).
 pub fn gap_before(dom: &Dom, styles: &Styles, id: NodeId) -> bool {
-    // Most elements follow text, even if only a line break: nothing to decide.
     let node = dom.node(id);
-    let after_text = |p: NodeId| matches!(dom.node(p).data, NodeData::Text(_));
-    if node.prev_sibling.is_none_or(after_text) {
-        return false;
-    }
-    let Some(el) = dom.element(id) else {
+    let Some(prev) = node.prev_sibling else {
         return false;
     };
+    let meet = match (&node.data, &dom.node(prev).data) {
+        (NodeData::Element(data), NodeData::Element(_) | NodeData::Comment(_)) => {
+            boxes_meet(dom, styles, id, dom.element_of(data))
+        }
+        (NodeData::Text(t), NodeData::Element(_)) => {
+            let right = dom.str(*t).chars().next();
+            right.is_some_and(char::is_uppercase)
+                && inline_box(dom, styles, prev)
+                    .is_some_and(|_| case_turns(edge(dom, styles, prev, Edge::Last), right))
+        }
+        (NodeData::Element(_), NodeData::Text(t)) => {
+            let left = dom.str(*t).chars().next_back();
+            left.is_some_and(char::is_lowercase)
+                && inline_box(dom, styles, id)
+                    .is_some_and(|_| case_turns(left, edge(dom, styles, id, Edge::First)))
+        }
+        _ => false,
+    };
+    // Inside preformatted text every space is the author's own.
+    meet && !in_code(dom, id)
+}
+
+/// Two sibling boxes: [`words_meet`] at their edges.
+fn boxes_meet(dom: &Dom, styles: &Styles, id: NodeId, el: Element<'_>) -> bool {
     // A block already stands apart; only inline boxes can run together.
     if !is_box(el) || is_block_styled(el, &styles.get(id)) {
         return false;
@@ -57,6 +79,39 @@ pub fn gap_before(dom: &Dom, styles: &Styles, id: NodeId) -> bool {
         return false;
     };
     words_meet(left, right)
+}
+
+/// Element `id` when it is shown and inline (a block stands apart already), and not a
+/// break (`<wbr>` offers one, and joins the words when it is not taken).
+fn inline_box<'d>(dom: &'d Dom, styles: &Styles, id: NodeId) -> Option<Element<'d>> {
+    let el = dom.element(id)?;
+    let style = styles.get(id);
+    let shown = subtree_hidden(styles, id, el).is_none();
+    let breaks = el.is_html(&local_name!("wbr")) || el.is_html(&local_name!("br"));
+    (shown && !breaks && !is_block_styled(el, &style)).then_some(el)
+}
+
+/// Between a box and the bare text beside it, only a turn from a small letter to a capital
+/// is a word break (`<b class=title>Industry Competency</b>Our experts…`, a badge
+/// `<i>#1 Best Seller</i>Happiness`): text runs into a styled word as written elsewhere
+/// (`<b>W</b>ord`, `<a>link</a>s`).
+fn case_turns(left: Option<char>, right: Option<char>) -> bool {
+    left.is_some_and(char::is_lowercase) && right.is_some_and(char::is_uppercase)
+}
+
+/// Whether `id` is inside preformatted text or code, where spaces are the author's.
+fn in_code(dom: &Dom, id: NodeId) -> bool {
+    dom.ancestors(id).any(|(_, el)| {
+        el.in_html_ns()
+            && matches!(
+                *el.local(),
+                local_name!("pre")
+                    | local_name!("code")
+                    | local_name!("kbd")
+                    | local_name!("samp")
+                    | local_name!("textarea")
+            )
+    })
 }
 
 /// The element before `id` among its siblings, skipping comments and hidden elements;
@@ -215,11 +270,11 @@ mod tests {
     use super::*;
     use crate::style::StyleOptions;
 
-    /// The text of each `<p>`'s children, with `|` where a gap goes.
+    /// The text of each `<p>`'s (and `<code>`'s) children, with `|` where a gap goes.
     fn gaps(html: &str) -> Vec<String> {
         let dom = Dom::parse(html);
         let styles = Styles::build(&dom, &StyleOptions::default());
-        let p = |el: Element<'_>| el.is_html(&local_name!("p"));
+        let p = |el: Element<'_>| el.is_html(&local_name!("p")) || el.is_html(&local_name!("code"));
         let ps: Vec<NodeId> = dom
             .elements()
             .filter(|(_, el)| p(*el))
@@ -280,6 +335,29 @@ mod tests {
                 "東京大学",
                 "one two",
                 "onextwo"
+            ]
+        );
+    }
+
+    #[test]
+    fn bare_text_beside_a_box_breaks_only_where_the_case_turns() {
+        assert_eq!(
+            gaps(
+                "<p><b class=title>Industry Competency</b>Our experts</p>\
+                 <p><i>#1 Best Seller</i>Happiness</p>\
+                 <p>Welcome back<b>Anna</b></p>\
+                 <p><b>W</b>ord, <a href=/l>link</a>s, <b>Note</b>: see</p>\
+                 <p>super<wbr>Califragilistic</p>\
+                 <p><code><span>obj.</span><span>method</span>and<b>More</b></code></p>"
+            ),
+            [
+                "Industry Competency|Our experts",
+                "#1 Best Seller|Happiness",
+                "Welcome back|Anna",
+                "Word, links, Note: see",
+                "superCalifragilistic",
+                "obj.methodandMore",
+                "obj.methodandMore",
             ]
         );
     }
