@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
 use agent_snapshot::js::JsSnapshotOptions;
-use agent_snapshot::{Format, RenderOptions, Threads, TreeOptions};
+use agent_snapshot::{Format, RenderOptions, Threads, TreeOptions, View};
 
 /// Sets one field from a Python value; the error says what the option accepts.
 type Setter<T> = fn(&mut T, &Bound<'_, PyAny>) -> Result<(), String>;
@@ -49,6 +49,14 @@ pub const TREE: &[Opt<TreeOptions>] = &[
             ("auto", Threads::Auto),
             ("one", Threads::One),
             ("two", Threads::Two)
+        ]
+    )),
+    opt!("view", view, |v| choice(
+        v,
+        &[
+            ("auto", None),
+            ("scripted", Some(View::Scripted)),
+            ("noscript", Some(View::NoScript))
         ]
     )),
 ];

@@ -99,6 +99,20 @@ def test_tree_options_decide_refs():
     assert one == Document(html, threads="two").snapshot().text
 
 
+def test_view_reads_the_no_script_view_where_the_page_shows_it():
+    post = "A reply long enough to be read as the thread, with a clause or two, and more. " * 6
+    html = (
+        "<title>Thread</title><body><div id=app></div>"
+        f"<noscript><main><h1>Help with a kettle</h1><p>{post}</p></main></noscript></body>"
+    )
+    auto = Document(html).snapshot().text
+    assert "view=noscript" in auto and "Help with a kettle" in auto
+    assert Document(html, view="noscript").snapshot().text == auto
+    scripted = Document(html, view="scripted").snapshot().text
+    assert "Help with a kettle" not in scripted and "view=noscript" not in scripted
+    assert "Help with a kettle" in agent_snapshot.snapshot(html, view="auto").text
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -111,6 +125,7 @@ def test_tree_options_decide_refs():
         (lambda: agent_snapshot.snapshot("x", compact="yes"), "compact='yes': expected True or False"),
         (lambda: agent_snapshot.snapshot("x", format="xml"), 'format=\'xml\': expected one of "text", "json"'),
         (lambda: agent_snapshot.snapshot("x", threads=2), 'expected one of "auto", "one", "two"'),
+        (lambda: Document("x", view="js"), 'view=\'js\': expected one of "auto", "scripted", "noscript"'),
         (lambda: agent_snapshot.snapshot("x", include_attrs="href"), "expected a list of attribute names"),
         (lambda: agent_snapshot.snapshot("x", url=5), "url=5: expected a str or None"),
         (lambda: Document("x").query("e1", kind="css"), 'kind="css"'),

@@ -5,6 +5,9 @@ from typing import Any, Literal, Optional, Sequence, Union
 __version__: str
 
 Threads = Literal["auto", "one", "two"]
+# Which browser the page is read as: "auto" reads the no-script view (what <noscript> shows)
+# only where the page shows far more there; "scripted" and "noscript" force one.
+View = Literal["auto", "scripted", "noscript"]
 QueryKind = Literal["text", "attrs", "html", "value"]
 
 class ReadResult:
@@ -30,6 +33,7 @@ class Document:
         max_attr_value_len: int = 1000,
         attrs: Sequence[str] = ...,
         threads: Threads = "auto",
+        view: View = "auto",
     ) -> None: ...
     def snapshot(
         self,
@@ -133,6 +137,7 @@ def snapshot(
     cursor_interactive: bool = True,
     attrs: Sequence[str] = ...,
     threads: Threads = "auto",
+    view: View = "auto",
     max_chars_total: int = 12000,
     max_nodes: int = 400,
     max_depth: int = 12,
