@@ -242,17 +242,21 @@ struct Attempt {
 fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
     let strict = cleaning == Cleaning::Strict;
     let page = Page::measure(dom, index, cleaning);
-    let (top, parts) = match page.main_content() {
+    let (mut top, mut parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
         // Nothing scored (no paragraph of 25 characters): the whole body is the content.
         None => (None, vec![page.body]),
     };
-    let kept = page.kept_chars(&parts);
+    let mut kept = page.kept_chars(&parts);
     let headline = if strict {
         top.and_then(|top| page.headline_region(top, kept))
     } else {
         None
     };
+    if let Some(story) = headline.and_then(|(_, region)| page.story_around_table(top?, region)) {
+        (top, parts) = (Some(story), vec![story]);
+        kept = page.kept_chars(&parts);
+    }
     let comments = if strict {
         dom.elements()
             .map(|(id, _)| id)
@@ -520,12 +524,26 @@ impl<'a> Page<'a> {
             .then_some((h1, both))
     }
 
-    /// The data table whose body or row the top candidate is: the rows score (their cells
-    /// are the paragraphs), but a table's body is not the table. Its head names the columns
-    /// and its rows read as rows only from the table (a comparison of cloud services read as
-    /// loose cells, without "Service category | Service type | …").
-    fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
-        let el = self.dom.element(top)?;
+    /// The headline's region (`region`, [`Page::headline_region`]) around a table the top
+    /// candidate is, or is a row or body of, when the region holds a lead's worth of prose
+    /// outside the table ([`LEAD_PROSE`]): the table is a part of the story (an open
+    /// letter's signatories, a list of MPs and their addresses under a news story), whose
+    /// short cells Readability scores as paragraphs, one by one, above the story's text.
+    fn story_around_table(&self, top: NodeId, region: NodeId) -> Option<NodeId> {
+        let table = if self.dom.element(top)?.is_html(&local_name!("table")) {
+            top
+        } else {
+            self.table_of_part(top)?
+        };
+        (region != table
+            && self.dom.holds(region, table)
+            && self.prose(region) - self.prose(table) >= LEAD_PROSE)
+            .then_some(region)
+    }
+
+    /// The table whose body or row `id` is.
+    fn table_of_part(&self, id: NodeId) -> Option<NodeId> {
+        let el = self.dom.element(id)?;
         let rows = matches!(
             *el.local(),
             local_name!("tbody") | local_name!("thead") | local_name!("tfoot") | local_name!("tr")
@@ -533,11 +551,19 @@ impl<'a> Page<'a> {
         if !(rows && el.in_html_ns()) {
             return None;
         }
-        let (table, _) = self
-            .dom
-            .ancestors(top)
+        self.dom
+            .ancestors(id)
             .take(2)
-            .find(|(_, e)| e.is_html(&local_name!("table")))?;
+            .find(|(_, e)| e.is_html(&local_name!("table")))
+            .map(|(table, _)| table)
+    }
+
+    /// The data table whose body or row the top candidate is: the rows score (their cells
+    /// are the paragraphs), but a table's body is not the table. Its head names the columns
+    /// and its rows read as rows only from the table (a comparison of cloud services read as
+    /// loose cells, without "Service category | Service type | …").
+    fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
+        let table = self.table_of_part(top)?;
         (!self.index.is_layout_table(table)).then_some(table)
     }
 
@@ -817,6 +843,25 @@ mod tests {
         };
         assert_eq!(found_id(&page(12)).as_deref(), Some("story"));
         assert_eq!(found_id(&page(120)).as_deref(), Some("comments"));
+    }
+
+    /// A table whose short cells outscore the story around it (an open letter's
+    /// signatories) is a part of the story under the headline: the content is the
+    /// headline's region, the letter and its signatories.
+    #[test]
+    fn a_table_in_a_story_is_part_of_it() {
+        let cells: String = (1..=30)
+            .map(|n| format!("<td>Name Surname {n}, University of Somewhere</td>"))
+            .collect();
+        let html = format!(
+            "<div id=page><article id=post><h1>A letter on justice</h1><div class=letter>\
+             <p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div><table id=signatories><tr>{cells}\
+             </tr></table></article><div id=side><p>Other things.</p></div></div>"
+        );
+        assert_eq!(found_id(&html).as_deref(), Some("post"));
+        // Without the letter, the table is the content.
+        let bare = html.replace(&format!("<p>{PROSE}</p>"), "");
+        assert_eq!(found_id(&bare).as_deref(), Some("signatories"));
     }
 
     #[test]
