@@ -864,6 +864,28 @@ mod tests {
         assert_eq!(found_id(&bare).as_deref(), Some("signatories"));
     }
 
+    /// A banner never closed holds the whole page (the parser nests everything after it):
+    /// it holds the main landmark, so it is not boilerplate; a closed one stays out.
+    #[test]
+    fn a_banner_left_open_around_the_main_landmark_is_not_boilerplate() {
+        let story = format!(
+            "<main id=content><article id=story><h1>A singer registers his name</h1>\
+             <p>{PROSE}</p><p>{PROSE}</p></article></main>"
+        );
+        let open = format!("<header role=banner><a href=#content>Skip to content</a>{story}");
+        let found = found_id(&open);
+        assert!(
+            matches!(found.as_deref(), Some("story" | "content")),
+            "{found:?}"
+        );
+        let closed = format!("<header role=banner><p id=banner>{PROSE}</p></header>{story}");
+        let found = found_id(&closed);
+        assert!(
+            matches!(found.as_deref(), Some("story" | "content")),
+            "{found:?}"
+        );
+    }
+
     #[test]
     fn the_container_of_the_prose_wins() {
         let html = format!(

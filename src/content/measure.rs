@@ -336,7 +336,15 @@ impl<'a> Page<'a> {
                     {
                         self.flags[i] |= IN_MAIN;
                     }
-                    let boilerplate = is_boilerplate(el);
+                    // Boilerplate by tag or role around the page's main landmark is a
+                    // container left open around the page (a `<header role=banner>` never
+                    // closed, which the parser makes hold everything after it): no landmark
+                    // holds `main` in a well-formed page, and what a person sees there is
+                    // the page (trafeval: a news page read as its skip link).
+                    let boilerplate = is_boilerplate(el)
+                        && !dom
+                            .descendants(id)
+                            .any(|d| dom.element(d).is_some_and(is_main_landmark));
                     let author_block = is_author_block(el);
                     if !in_pane
                         && (boilerplate || author_block)
