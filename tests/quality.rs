@@ -117,13 +117,13 @@ fn web2025_floors() {
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 816a8ae, a little under (F1 0.883, precision 0.844, 24 pages lost).
+    // 5f2b5db, a little under (F1 0.889, precision 0.845, 17 pages lost).
     let Some(dir) = shared("trafeval") else {
         return;
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.875, "read F1: {read}");
-    assert!(num(&read, "precision") >= 0.835, "read precision: {read}");
-    assert!(num(&read, "lost") <= 26.0, "pages lost: {read}");
+    assert!(num(&read, "f1") >= 0.882, "read F1: {read}");
+    assert!(num(&read, "precision") >= 0.838, "read precision: {read}");
+    assert!(num(&read, "lost") <= 20.0, "pages lost: {read}");
 }

@@ -8,7 +8,7 @@
 use html5ever::local_name;
 
 use super::element::{first_class, is_main_landmark, is_microdata_thread, is_post_id};
-use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
+use super::measure::{Page, BOILER, COMMENTS, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
 use super::{Cleaning, MainContent};
 use crate::aria::Index;
@@ -154,6 +154,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         kept,
         cards,
         headline,
+        comments,
         ..
     } = first;
     // An alternative that leaves the headline's region for a region without it (a rail of
@@ -175,7 +176,20 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         region,
         ..
     } = attempt(dom, index, Cleaning::Relaxed);
-    let (best, kept) = if relaxed_kept > relaxed_factor(kept) * kept {
+    // The comments the strict rules left out do not replace a post's worth of story that
+    // they outweigh less than [`DISCUSSION`] times: the relaxed extraction gets them back
+    // (for a thread whose posts are classed `comment`), and a short article's comments
+    // outweigh it.
+    let comments_of_a_story = |alt: NodeId, text: usize| {
+        kept >= STORY_KEPT
+            && text < DISCUSSION * kept
+            && comments.iter().any(|&c| dom.holds(c, alt))
+    };
+    let (best, kept) = if relaxed_kept > relaxed_factor(kept) * kept
+        && !relaxed
+            .top
+            .is_some_and(|t| comments_of_a_story(t, relaxed_kept))
+    {
         (relaxed, relaxed_kept)
     } else {
         (strict, kept)
@@ -184,7 +198,11 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         return found;
     }
     match region {
-        Some((region, text)) if kept < RELAXED_BELOW && text as usize > FALLBACK_RATIO * kept => {
+        Some((region, text))
+            if kept < RELAXED_BELOW
+                && text as usize > FALLBACK_RATIO * kept
+                && !comments_of_a_story(region, text as usize) =>
+        {
             MainContent::relaxed(region, vec![region], text as usize)
         }
         _ => best,
@@ -216,22 +234,36 @@ struct Attempt {
     /// The page's headline (its first shown `h1` with text) and the region it shares with
     /// the content chosen, when that region is prose (strict attempt only).
     headline: Option<(NodeId, NodeId)>,
+    /// The blocks the strict pass skipped as the page's comments (strict attempt only).
+    comments: Vec<NodeId>,
 }
 
 /// One extraction, `Cleaning::Strict` or `Cleaning::Relaxed`.
 fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
     let strict = cleaning == Cleaning::Strict;
     let page = Page::measure(dom, index, cleaning);
-    let (top, parts) = match page.main_content() {
+    let (mut top, mut parts) = match page.main_content() {
         Some(m) => (Some(m.top), m.parts),
         // Nothing scored (no paragraph of 25 characters): the whole body is the content.
         None => (None, vec![page.body]),
     };
-    let kept = page.kept_chars(&parts);
+    let mut kept = page.kept_chars(&parts);
     let headline = if strict {
         top.and_then(|top| page.headline_region(top, kept))
     } else {
         None
+    };
+    if let Some(story) = headline.and_then(|(_, region)| page.story_around_table(top?, region)) {
+        (top, parts) = (Some(story), vec![story]);
+        kept = page.kept_chars(&parts);
+    }
+    let comments = if strict {
+        dom.elements()
+            .map(|(id, _)| id)
+            .filter(|id| page.flags[id.index()] & COMMENTS != 0)
+            .collect()
+    } else {
+        Vec::new()
     };
     let (cards, product, region) = if strict {
         (
@@ -258,8 +290,17 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         product,
         region,
         headline,
+        comments,
     }
 }
+
+/// Characters a strict extraction keeps that make it a story (a short post of a few
+/// paragraphs) which what the strict rules left out by class does not replace (`choose`).
+const STORY_KEPT: usize = 1_000;
+/// Comments that outweigh the story this many times are the page's content: a discussion
+/// (a Slashdot story's summary under its thread, 36 times its length), where a blog post's
+/// comments are 7 to 8 times its length.
+const DISCUSSION: usize = 20;
 
 /// The share of the page's prose the main content holds at least, where an ancestor of the
 /// top candidate holds it (`Page::main_content`). Measured on the web2025 pages: 0.3 to 0.7
@@ -465,11 +506,14 @@ impl<'a> Page<'a> {
     /// either (a rail of teasers, the comments) does not replace the story (issue 44, ruling
     /// 4); one inside it, more of the same article, still may.
     fn headline_region(&self, top: NodeId, kept: usize) -> Option<(NodeId, NodeId)> {
+        // A page whose only headline sits in a header the strict rules skip (its class says
+        // `header`) still names its story by it.
         let h1 = self
             .h1s
             .iter()
             .copied()
-            .find(|&h| !self.not_shown(h) && self.agg[h.index()].text > 0)?;
+            .find(|&h| !self.not_shown(h) && self.agg[h.index()].text > 0)
+            .or(self.skipped_h1)?;
         let both = self.dom.common_ancestor(h1, top)?;
         (both != h1
             && both != self.body
@@ -480,12 +524,26 @@ impl<'a> Page<'a> {
             .then_some((h1, both))
     }
 
-    /// The data table whose body or row the top candidate is: the rows score (their cells
-    /// are the paragraphs), but a table's body is not the table. Its head names the columns
-    /// and its rows read as rows only from the table (a comparison of cloud services read as
-    /// loose cells, without "Service category | Service type | …").
-    fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
-        let el = self.dom.element(top)?;
+    /// The headline's region (`region`, [`Page::headline_region`]) around a table the top
+    /// candidate is, or is a row or body of, when the region holds a lead's worth of prose
+    /// outside the table ([`LEAD_PROSE`]): the table is a part of the story (an open
+    /// letter's signatories, a list of MPs and their addresses under a news story), whose
+    /// short cells Readability scores as paragraphs, one by one, above the story's text.
+    fn story_around_table(&self, top: NodeId, region: NodeId) -> Option<NodeId> {
+        let table = if self.dom.element(top)?.is_html(&local_name!("table")) {
+            top
+        } else {
+            self.table_of_part(top)?
+        };
+        (region != table
+            && self.dom.holds(region, table)
+            && self.prose(region) - self.prose(table) >= LEAD_PROSE)
+            .then_some(region)
+    }
+
+    /// The table whose body or row `id` is.
+    fn table_of_part(&self, id: NodeId) -> Option<NodeId> {
+        let el = self.dom.element(id)?;
         let rows = matches!(
             *el.local(),
             local_name!("tbody") | local_name!("thead") | local_name!("tfoot") | local_name!("tr")
@@ -493,11 +551,19 @@ impl<'a> Page<'a> {
         if !(rows && el.in_html_ns()) {
             return None;
         }
-        let (table, _) = self
-            .dom
-            .ancestors(top)
+        self.dom
+            .ancestors(id)
             .take(2)
-            .find(|(_, e)| e.is_html(&local_name!("table")))?;
+            .find(|(_, e)| e.is_html(&local_name!("table")))
+            .map(|(table, _)| table)
+    }
+
+    /// The data table whose body or row the top candidate is: the rows score (their cells
+    /// are the paragraphs), but a table's body is not the table. Its head names the columns
+    /// and its rows read as rows only from the table (a comparison of cloud services read as
+    /// loose cells, without "Service category | Service type | …").
+    fn table_of_rows(&self, top: NodeId) -> Option<NodeId> {
+        let table = self.table_of_part(top)?;
         (!self.index.is_layout_table(table)).then_some(table)
     }
 
@@ -730,6 +796,94 @@ mod tests {
         let page = crate::testutil::story_with_comments;
         assert!(!joins(&page(&bio)));
         assert!(joins(&page(&format!("<p>{PROSE} {PROSE} {PROSE}</p>"))));
+    }
+
+    /// The `id` of the content `find` names, the whole fallback chain run.
+    fn found_id(html: &str) -> Option<String> {
+        let dom = Dom::parse(html);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+        let top = find(&dom, &index).top?;
+        Some(dom.element(top)?.attr(&local_name!("id"))?.to_string())
+    }
+
+    /// The headline in a header the strict rules skip (`div.page-header`) still names the
+    /// story: a run of teaser cards beside it, holding more text, does not replace it.
+    #[test]
+    fn a_headline_in_a_skipped_header_keeps_the_story_over_a_rail() {
+        let cards: String = (1..=12)
+            .map(|n| {
+                format!(
+                    "<div class=teaser><a href=/n/{n}>Another story of the day, number {n},                      under a long title</a> <span>A blurb.</span></div>"
+                )
+            })
+            .collect();
+        let page = |header: &str| {
+            format!(
+                "<div id=wrap><div class=item><div class={header}><h1>Drinks go by boat                  to the city</h1></div><div id=story><p>{PROSE}</p><p>{PROSE}</p>                 <p>{PROSE}</p></div></div><div id=rail>{cards}</div></div>"
+            )
+        };
+        assert_eq!(found_id(&page("page-header")).as_deref(), Some("story"));
+        // The same page with a header the rules keep: the same choice.
+        assert_eq!(found_id(&page("page-top")).as_deref(), Some("story"));
+    }
+
+    /// A short article's comments, which the strict rules leave out and the relaxed
+    /// extraction gets back, do not replace it; a discussion's thread, twenty times its
+    /// story or more, is the content.
+    #[test]
+    fn comments_do_not_replace_a_story_unless_they_are_a_discussion() {
+        let page = |comments: usize| {
+            let comments: String = (1..=comments)
+                .map(|n| format!("<li id=c{n}><p>{PROSE}</p><p>{PROSE}</p></li>"))
+                .collect();
+            format!(
+                "<div id=story><p>{p}</p></div><ol id=comments class=commentlist>{comments}</ol>",
+                p = PROSE.repeat(9)
+            )
+        };
+        assert_eq!(found_id(&page(12)).as_deref(), Some("story"));
+        assert_eq!(found_id(&page(120)).as_deref(), Some("comments"));
+    }
+
+    /// A table whose short cells outscore the story around it (an open letter's
+    /// signatories) is a part of the story under the headline: the content is the
+    /// headline's region, the letter and its signatories.
+    #[test]
+    fn a_table_in_a_story_is_part_of_it() {
+        let cells: String = (1..=30)
+            .map(|n| format!("<td>Name Surname {n}, University of Somewhere</td>"))
+            .collect();
+        let html = format!(
+            "<div id=page><article id=post><h1>A letter on justice</h1><div class=letter>\
+             <p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div><table id=signatories><tr>{cells}\
+             </tr></table></article><div id=side><p>Other things.</p></div></div>"
+        );
+        assert_eq!(found_id(&html).as_deref(), Some("post"));
+        // Without the letter, the table is the content.
+        let bare = html.replace(&format!("<p>{PROSE}</p>"), "");
+        assert_eq!(found_id(&bare).as_deref(), Some("signatories"));
+    }
+
+    /// A banner never closed holds the whole page (the parser nests everything after it):
+    /// it holds the main landmark, so it is not boilerplate; a closed one stays out.
+    #[test]
+    fn a_banner_left_open_around_the_main_landmark_is_not_boilerplate() {
+        let story = format!(
+            "<main id=content><article id=story><h1>A singer registers his name</h1>\
+             <p>{PROSE}</p><p>{PROSE}</p></article></main>"
+        );
+        let open = format!("<header role=banner><a href=#content>Skip to content</a>{story}");
+        let found = found_id(&open);
+        assert!(
+            matches!(found.as_deref(), Some("story" | "content")),
+            "{found:?}"
+        );
+        let closed = format!("<header role=banner><p id=banner>{PROSE}</p></header>{story}");
+        let found = found_id(&closed);
+        assert!(
+            matches!(found.as_deref(), Some("story" | "content")),
+            "{found:?}"
+        );
     }
 
     #[test]

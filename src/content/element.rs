@@ -232,6 +232,8 @@ const SHARE_BIT: u8 = 16;
 /// content (`AttrHints::header_only`).
 const HEADER_BIT: u8 = 32;
 const SIGNATURE_BIT: u8 = 64;
+/// Readability's unlikely words that name a page's comments, apart (`AttrHints::comments`).
+const COMMENTS_BIT: u8 = 128;
 
 /// Microdata's attribute names, which are not among html5ever's static names: interned once,
 /// as interning `itemprop` for each element the pass asks about was 1 % of a parse-and-read.
@@ -245,7 +247,7 @@ static ITEMTYPE: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemtyp
 static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
     let mut patterns: Vec<&str> = Vec::new();
     let mut bits: Vec<u8> = Vec::new();
-    let lists: [(&[&str], u8); 7] = [
+    let lists: [(&[&str], u8); 8] = [
         (UNLIKELY_HINTS, UNLIKELY_BIT),
         (&["header"], HEADER_BIT),
         (MAYBE_HINTS, MAYBE_BIT),
@@ -253,6 +255,7 @@ static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
         (POSITIVE_HINTS, POSITIVE_BIT),
         (&["share"], SHARE_BIT),
         (&["signature"], SIGNATURE_BIT),
+        (&["comment", "disqus", "replies"], COMMENTS_BIT),
     ];
     for (list, bit) in lists {
         for &p in list {
@@ -299,6 +302,8 @@ pub(super) struct AttrHints {
     pub(super) share: bool,
     /// Unlikely, and by `signature` (see [`SIGNATURE`]).
     pub(super) signature: bool,
+    /// Unlikely, and by a word that names comments (`comment`, `disqus`, `replies`).
+    pub(super) comments: bool,
 }
 
 impl AttrHints {
@@ -321,6 +326,7 @@ impl AttrHints {
             weight,
             share: lists & SHARE_BIT != 0,
             signature: lists & SIGNATURE_BIT != 0,
+            comments: lists & COMMENTS_BIT != 0,
         }
     }
 }
@@ -357,6 +363,7 @@ impl<'a> HintCache<'a> {
             weight: class.weight + id.weight,
             share: class.share || id.share,
             signature: unlikely && (class.signature || id.signature),
+            comments: unlikely && (class.comments || id.comments),
         }
     }
 }

@@ -61,6 +61,9 @@ const AUTHOR_PANE: u16 = 4096;
 /// A forum post's signature by its class or id: the same lines under every post of its
 /// author, never the thread, whatever the cleaning ([`Page::left_out`]).
 const SIGNATURE: u16 = 8192;
+/// Unlikely by a word that names comments: what the relaxed extraction brings back that
+/// does not replace a story (`content::choice`).
+pub(super) const COMMENTS: u16 = 16384;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -142,6 +145,10 @@ pub(crate) struct Page<'a> {
     pub microdata_products: Vec<NodeId>,
     /// Shown `h1` elements, in document order.
     pub h1s: Vec<NodeId>,
+    /// The first shown `h1` with text inside a block the strict pass skips as unlikely (an
+    /// article's `div.item-page__page-header`): the page's headline still, for the choice
+    /// (`Page::headline_region`), though never read from there.
+    pub(super) skipped_h1: Option<NodeId>,
 }
 
 /// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden
@@ -254,6 +261,7 @@ impl<'a> Page<'a> {
             json_ld: Vec::new(),
             microdata_products: Vec::new(),
             h1s: Vec::new(),
+            skipped_h1: None,
         };
         page.pass();
         page
@@ -329,7 +337,15 @@ impl<'a> Page<'a> {
                     {
                         self.flags[i] |= IN_MAIN;
                     }
-                    let boilerplate = is_boilerplate(el);
+                    // Boilerplate by tag or role around the page's main landmark is a
+                    // container left open around the page (a `<header role=banner>` never
+                    // closed, which the parser makes hold everything after it): no landmark
+                    // holds `main` in a well-formed page, and what a person sees there is
+                    // the page (trafeval: a news page read as its skip link).
+                    let boilerplate = is_boilerplate(el)
+                        && !dom
+                            .descendants(id)
+                            .any(|d| dom.element(d).is_some_and(is_main_landmark));
                     let author_block = is_author_block(el);
                     if !in_pane
                         && (boilerplate || author_block)
@@ -382,8 +398,14 @@ impl<'a> Page<'a> {
                         if h.signature {
                             self.flags[i] |= SIGNATURE;
                         }
+                        if h.comments {
+                            self.flags[i] |= COMMENTS;
+                        }
                         if self.strict() {
                             self.number_subtree(id, &mut next_order);
+                            if self.skipped_h1.is_none() {
+                                self.skipped_h1 = self.shown_h1_in(id, vis);
+                            }
                             continue;
                         }
                     }
@@ -414,6 +436,43 @@ impl<'a> Page<'a> {
             let a = &mut self.agg[p.index()];
             a.inputs = a.inputs.saturating_add(1);
         }
+    }
+
+    /// The first `h1` with text inside `root` (a block the pass skips, whose own visibility
+    /// is `vis`) that the page shows: shown itself and every element between, none of them
+    /// boilerplate.
+    fn shown_h1_in(&self, root: NodeId, vis: bool) -> Option<NodeId> {
+        let dom = self.dom;
+        dom.descendants(root)
+            .filter(|&d| {
+                dom.element(d)
+                    .is_some_and(|e| e.is_html(&local_name!("h1")))
+            })
+            .find(|&h| {
+                self.shown_below(root, h, vis)
+                    && dom
+                        .descendants(h)
+                        .any(|t| dom.text(t).is_some_and(|t| !t.trim().is_empty()))
+            })
+    }
+
+    /// Whether `id`, inside `root` (whose own visibility is `vis`), is shown: the pass's
+    /// rules on the path from `root` down, which it did not walk.
+    fn shown_below(&self, root: NodeId, id: NodeId, vis: bool) -> bool {
+        let dom = self.dom;
+        let mut path = vec![id];
+        path.extend(dom.ancestors(id).map(|(a, _)| a).take_while(|&a| a != root));
+        let mut vis = vis;
+        for &n in path.iter().rev() {
+            let Some(el) = dom.element(n) else {
+                return false;
+            };
+            match shown(self.index, n, el, vis) {
+                Some(v) if !is_boilerplate(el) => vis = v,
+                _ => return false,
+            }
+        }
+        !vis
     }
 
     /// Positions for a subtree the pass does not measure.

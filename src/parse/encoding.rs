@@ -10,7 +10,12 @@
 //!    is vanishingly rare. A browser would show such pages as mojibake; an agent wants words;
 //! 4. `<meta charset>` or `<meta http-equiv=content-type content="…charset=…">` in the first
 //!    1024 bytes, found by the HTML prescan
-//!    (<https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding>);
+//!    (<https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding>),
+//!    or later in the head, as Chromium's meta charset parser goes on past 1024 bytes until
+//!    the first element that is not a head element (the spec reaches the same encoding by
+//!    "changing the encoding while parsing" when the tree builder meets the `<meta>`): an
+//!    archived page whose archive put a kilobyte of scripts before the page's own head
+//!    (trafeval: a `gb2312` news page read as mojibake);
 //!    a declared UTF-16 means UTF-8, as the spec says, since the prescan only ever sees
 //!    ASCII-compatible bytes;
 //! 5. UTF-8 for pure ASCII, otherwise windows-1252 (the WHATWG fallback for unlabelled
@@ -109,14 +114,80 @@ fn finish<'a>(bytes: &'a [u8], enc: &'static Encoding, source: EncodingSource) -
     }
 }
 
+/// The bytes the HTML prescan always looks at.
+const PRESCAN_BYTES: usize = 1024;
+
+/// Elements that belong in a document's head (and the tags around it): past
+/// [`PRESCAN_BYTES`], the prescan goes on while it sees only these, as Chromium's
+/// `HTMLMetaCharsetParser` does.
+const HEAD_TAGS: &[&[u8]] = &[
+    b"html",
+    b"head",
+    b"meta",
+    b"link",
+    b"script",
+    b"style",
+    b"title",
+    b"base",
+    b"noscript",
+    b"object",
+];
+
+/// Whether `rest` starts with a tag that ends the head: `</head>`, or the start tag of an
+/// element that is not a head element.
+fn ends_the_head(rest: &[u8]) -> bool {
+    let Some(tag) = rest.strip_prefix(b"<") else {
+        return false;
+    };
+    if starts_with_ci(tag, b"/head") {
+        return true;
+    }
+    let name_len = tag
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric())
+        .unwrap_or(tag.len());
+    let name = &tag[..name_len];
+    name_len > 0
+        && name[0].is_ascii_alphabetic()
+        && !HEAD_TAGS.iter().any(|t| name.eq_ignore_ascii_case(t))
+}
+
+/// The length of a `<script>`, `<style>` or `<title>` element at the start of `rest`, up to
+/// its end tag: their text is not markup, and a string in a script that looks like a tag
+/// (`"<div>"`, `"<meta charset=…>"`) is neither a declaration nor the end of the head.
+fn raw_text_len(rest: &[u8]) -> Option<usize> {
+    let name: &[u8] = [&b"script"[..], b"style", b"title"].into_iter().find(|n| {
+        rest.len() > n.len() + 1
+            && starts_with_ci(&rest[1..], n)
+            && rest[0] == b'<'
+            && matches!(
+                rest[n.len() + 1],
+                b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0C' | b'/'
+            )
+    })?;
+    let mut at = 1;
+    while let Some(i) = find(&rest[at..], b"</") {
+        at += i + 2;
+        if starts_with_ci(&rest[at..], name) {
+            return Some(at + name.len());
+        }
+    }
+    Some(rest.len())
+}
+
 /// The HTML prescan, restricted to what matters for saved pages: `<meta>` tags in the first
-/// 1024 bytes, skipping comments and other tags' attributes.
+/// [`PRESCAN_BYTES`] and on to the end of the head, skipping comments, the text of scripts,
+/// styles and titles, and other tags' attributes.
 fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
-    let head = &bytes[..bytes.len().min(1024)];
     let mut pos = 0;
-    while pos < head.len() {
-        let rest = &head[pos..];
-        if rest.starts_with(b"<!--") {
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        if pos >= PRESCAN_BYTES && ends_the_head(rest) {
+            return None;
+        }
+        if let Some(skip) = raw_text_len(rest) {
+            pos += skip;
+        } else if rest.starts_with(b"<!--") {
             pos += find(&rest[4..], b"-->").map_or(rest.len(), |i| i + 7);
         } else if starts_with_ci(rest, b"<meta")
             && rest.get(5).is_some_and(|&b| is_space_or_slash(b))
@@ -282,6 +353,25 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An archive's kilobyte of scripts before the page's own head: the `<meta>` further on
+    /// in the head still names the encoding, as in Chromium; one after the head does not.
+    #[test]
+    fn meta_later_in_the_head_counts_until_the_body() {
+        let scripts = format!("<script>var x = \"<div>{}\";</script>", "a".repeat(1200));
+        let page = |at_end: &str| {
+            let mut bytes = format!("<html><head>{scripts}<title>t</title>").into_bytes();
+            bytes.extend_from_slice(at_end.as_bytes());
+            bytes.extend_from_slice(b"<p>\xD6\xD0</p>");
+            bytes
+        };
+        let late = page("<meta charset=gb2312></head><body>");
+        let d = decode(&late, None);
+        assert_eq!(d.encoding, encoding_rs::GBK);
+        assert!(d.text.ends_with("<p>中</p>"));
+        let in_body = page("</head><body><meta charset=gb2312>");
+        assert_eq!(decode(&in_body, None).encoding, WINDOWS_1252);
+    }
 
     #[test]
     fn bom_wins_over_meta() {
