@@ -85,6 +85,38 @@ impl From<OutputFormat> for Format {
     }
 }
 
+/// Which browser the page is read as (`PageView` in Kotlin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, uniffi::Enum)]
+pub enum PageView {
+    /// The scripted view, or the no-script view (what `<noscript>` shows) where the page
+    /// shows far more there; the header then says `view=noscript`.
+    Auto,
+    /// A browser that runs scripts: `<noscript>` is never shown.
+    Scripted,
+    /// A browser that runs no scripts: `<noscript>` is shown.
+    NoScript,
+}
+
+impl From<PageView> for Option<agent_snapshot::View> {
+    fn from(v: PageView) -> Option<agent_snapshot::View> {
+        match v {
+            PageView::Auto => None,
+            PageView::Scripted => Some(agent_snapshot::View::Scripted),
+            PageView::NoScript => Some(agent_snapshot::View::NoScript),
+        }
+    }
+}
+
+impl From<Option<agent_snapshot::View>> for PageView {
+    fn from(v: Option<agent_snapshot::View>) -> PageView {
+        match v {
+            None => PageView::Auto,
+            Some(agent_snapshot::View::Scripted) => PageView::Scripted,
+            Some(agent_snapshot::View::NoScript) => PageView::NoScript,
+        }
+    }
+}
+
 /// The budgets and switches of the renderer (`RenderOptions` in Kotlin).
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct RenderOptions {
@@ -143,6 +175,7 @@ pub struct SnapshotOptions {
     pub scope_selector: Option<String>,
     pub url: Option<String>,
     pub encoding: Option<String>,
+    pub view: PageView,
 }
 
 impl SnapshotOptions {
@@ -157,6 +190,7 @@ impl SnapshotOptions {
             attrs: render.include_attrs.clone(),
             url: self.url.clone(),
             encoding: self.encoding.clone(),
+            view: self.view.into(),
             ..TreeOptions::default()
         };
         Ok((tree, render))
@@ -213,6 +247,7 @@ pub fn crate_defaults() -> Defaults {
             scope_selector: None,
             url: tree.url,
             encoding: tree.encoding,
+            view: tree.view.into(),
         },
         render,
         js_snapshot: JsSnapshotOptions {

@@ -13,6 +13,7 @@ import agentsnapshot.ActionResult
 import agentsnapshot.AgentBrowser
 import agentsnapshot.ffi.AgentSnapshotException
 import agentsnapshot.JsSnapshotOptions
+import agentsnapshot.PageView
 import agentsnapshot.QueryKind
 import agentsnapshot.RenderOptions
 import agentsnapshot.SnapshotOptions
@@ -117,6 +118,18 @@ fun main(argv: Array<String>) {
         assertEquals(d.snapshot, SnapshotOptions().toFfi())
         assertEquals(d.render, RenderOptions().toFfi())
         assertEquals(d.jsSnapshot, JsSnapshotOptions().toFfi())
+    }
+
+    r.test("view: a thread served only without scripts reads from the no-script view") {
+        val post = "A reply long enough to be read as the thread, with a clause or two, and more. ".repeat(6)
+        val html = "<title>Thread</title><body><div id=app></div>" +
+            "<noscript><main><h1>Help with a kettle</h1><p>$post</p></main></noscript></body>"
+        val auto = AgentBrowser.snapshot(html).text
+        assertContains(auto, "view=noscript")
+        assertContains(auto, "Help with a kettle")
+        assertEquals(auto, AgentBrowser.snapshot(html, SnapshotOptions(view = PageView.NO_SCRIPT)).text)
+        val scripted = AgentBrowser.snapshot(html, SnapshotOptions(view = PageView.SCRIPTED)).text
+        assertFalse(scripted.contains("Help with a kettle"), scripted)
     }
 
     r.test("the design's offline example: buildDocument, snapshot, query") {

@@ -27,6 +27,9 @@ typealias ActionResult = agentsnapshot.ffi.ActionResult
 /** `PLAIN_TEXT_TREE` (for models) or `JSON` (the same lines, for programs). */
 typealias OutputFormat = agentsnapshot.ffi.OutputFormat
 
+/** `AUTO`, `SCRIPTED` or `NO_SCRIPT`: the browser a page is read as ([SnapshotOptions.view]). */
+typealias PageView = agentsnapshot.ffi.PageView
+
 /**
  * A parsed page ([AgentBrowser.buildDocument]). It holds native memory until closed: use it
  * in `use { }`, or leave it to the garbage collector's cleaner.

@@ -53,6 +53,11 @@ data class SnapshotOptions(
     val url: String? = null,
     /** Decode bytes with this encoding label (`windows-1250`…) instead of sniffing it. */
     val encoding: String? = null,
+    /**
+     * The browser the page is read as: [PageView.AUTO] reads what `<noscript>` shows only
+     * where the page shows far more there (the header then says `view=noscript`).
+     */
+    val view: PageView = PageView.AUTO,
 ) {
     /** The render part of these options, for [AgentBrowser.renderSnapshot]. */
     fun renderOptions(): RenderOptions = RenderOptions(
@@ -74,6 +79,7 @@ data class SnapshotOptions(
         scopeSelector = scopeSelector,
         url = url,
         encoding = encoding,
+        view = view,
     )
 }
 
