@@ -11,6 +11,7 @@ use super::session::{PageState, Session};
 use super::{AgentError, Code, Result};
 use crate::js::JsSnapshotOptions;
 use crate::render;
+use crate::rendered::Rendered;
 use crate::{NodeTree, Ref, TreeNode};
 
 /// Tokens stamped on documents: unique for the process, so a document's token names it alone.
@@ -118,17 +119,37 @@ impl Session {
         interactive_only: bool,
         viewport_only: bool,
     ) -> Result<NodeTree> {
+        self.look_page(scope, interactive_only, viewport_only, None)
+            .await
+    }
+
+    /// [`Session::look_tree`], with `max_nodes` the script's cap on nodes when not its
+    /// default. The tree's main content is the content stage's, found on the rendered page
+    /// ([`Rendered`]: what the script found shown, parsed), which stays in the session for
+    /// [`Session::rendered`]; a look scoped by a CSS selector has none (the script walks only
+    /// that part, which is no page of its own).
+    pub(super) async fn look_page(
+        &mut self,
+        scope: Option<String>,
+        interactive_only: bool,
+        viewport_only: bool,
+        max_nodes: Option<usize>,
+    ) -> Result<NodeTree> {
         let scope_ref = scope.as_deref().and_then(render::scope_ref);
         if let Some(r) = scope_ref {
             // NOT_FOUND or STALE_REF (another document's) before any walk.
             self.resolve(&r.to_string())?;
         }
+        let defaults = JsSnapshotOptions::default();
+        let scope = scope.filter(|_| scope_ref.is_none());
         let options = JsSnapshotOptions {
-            scope: scope.filter(|_| scope_ref.is_none()),
+            html: scope.is_none(),
+            scope,
             interactive_only,
-            ..JsSnapshotOptions::default()
+            max_nodes: max_nodes.unwrap_or(defaults.max_nodes),
+            ..defaults
         };
-        let (token, json) = self.doc_snapshot(None, &options).await?;
+        let (token, json, mut rendered) = self.snapshot_rendered(&options).await?;
         // `"error":` can only be a key (inside strings the quotes are escaped), and only the
         // script's error objects have that key.
         if json.contains("\"error\":") {
@@ -150,6 +171,10 @@ impl Session {
         }
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
+        // Marked before the frames merge: the tree's order is the script's walk.
+        if let Some(page) = &mut rendered {
+            page.mark(&mut tree);
+        }
         let (docs, places) = self.merge_frames(&mut tree, &options).await?;
         self.looks += 1;
         let look = self.looks;
@@ -188,6 +213,10 @@ impl Session {
                 node.ref_ = Some(given);
             }
             stack.extend(node.children.iter_mut().rev());
+        }
+        if let Some(mut page) = rendered {
+            page.rename(|mark| numbers.get(&(None, mark.number())).copied());
+            self.keep_rendered(token.clone(), page);
         }
         let mut looked = vec![tab_doc];
         looked.extend(frame_docs);
@@ -234,6 +263,59 @@ impl Session {
             keep_refs(&mut tree.tree, &visible);
         }
         Ok(tree)
+    }
+
+    /// The script's snapshot of the tab's document (its token and JSON), with the rendered
+    /// page parsed when `options.html`: from the session's cache when the script answers
+    /// that the page did not change since it last wrote it.
+    async fn snapshot_rendered(
+        &mut self,
+        options: &JsSnapshotOptions,
+    ) -> Result<(String, String, Option<Rendered>)> {
+        let (token, json) = self.doc_snapshot(None, options).await?;
+        if !options.html {
+            return Ok((token, json, None));
+        }
+        match answer_html(&json) {
+            Some(Html::Text(html)) => Ok((token, json, Some(Rendered::parse(&html)))),
+            Some(Html::Same(_)) => {
+                if let Some(i) = self.rendered.iter().position(|(t, _)| *t == token) {
+                    let (_, page) = self.rendered.remove(i);
+                    return Ok((token, json, Some(page)));
+                }
+                // The cache lost it (more tabs than it keeps): the script writes the page
+                // again for another node cap.
+                let again = JsSnapshotOptions {
+                    max_nodes: options.max_nodes + 1,
+                    ..options.clone()
+                };
+                let (token, json) = self.doc_snapshot(None, &again).await?;
+                let page = match answer_html(&json) {
+                    Some(Html::Text(html)) => Some(Rendered::parse(&html)),
+                    _ => None,
+                };
+                Ok((token, json, page))
+            }
+            None => Ok((token, json, None)),
+        }
+    }
+
+    /// Keeps the rendered page of document `token` (the latest few, one per tab in use).
+    fn keep_rendered(&mut self, token: String, page: Rendered) {
+        self.rendered.retain(|(t, _)| *t != token);
+        if self.rendered.len() >= RENDERED_KEPT {
+            self.rendered.remove(0);
+        }
+        self.rendered.push((token, page));
+    }
+
+    /// The rendered page of the current tab's latest look, when it took one.
+    pub(super) fn rendered(&self) -> Option<&Rendered> {
+        let token = self.look_token.as_ref()?;
+        self.rendered
+            .iter()
+            .find(|(t, _)| t == token)
+            .map(|(_, page)| page)
     }
 
     /// The refs of the current tab's documents when its latest look was taken: the tab's
@@ -334,6 +416,33 @@ impl Session {
         let state = self.check_token(ref_).await?;
         Ok((target, state))
     }
+}
+
+/// Rendered pages the session keeps: one per tab in use, for a few tabs.
+const RENDERED_KEPT: usize = 4;
+
+/// The script's `html` answer: the page written out, or `false` when it did not change since
+/// the script last wrote it for the same node cap.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Html {
+    Text(String),
+    Same(#[allow(dead_code)] bool),
+}
+
+/// The `html` of the script's answer; `None` when it has none (an error answer). The answer
+/// was bounded in size by `doc_snapshot`'s caller reading it as a tree; its depth is not
+/// walked here (`IgnoredAny` skips the tree without recursing into the limit).
+fn answer_html(json: &str) -> Option<Html> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        html: Option<Html>,
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    de.disable_recursion_limit();
+    <Answer as serde::Deserialize>::deserialize(&mut de)
+        .ok()?
+        .html
 }
 
 /// A ref as the caller knows it (session-wide numbering) and as the page marks it: the mark
