@@ -71,7 +71,8 @@ let maxText = 200;
 // The page as HTML for the content stage (src/live/rendered.rs): what the walk found shown,
 // emitted nodes numbered by their place in the walk (data-n). Only the attributes the
 // content stage reads; raw-text containers become divs so their content parses as elements.
-let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|src|start|\w+span|item\w+|aria-\w+)$/;
+// (The page's JSON-LD, hidden, the host asks for apart: src/live/refs.rs.)
+let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|start|\w+span|item\w+|aria-\w+)$/;
 let esc = s => s.replace(/[&<"]/g, c => '&#' + c.charCodeAt() + ';');
 // (noembed and noframes are never shown: display:none in the UA sheet.)
 let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
@@ -426,8 +427,6 @@ let snapshot = (options = {}) => {
   let truncated = false, h = options.html && hcap !== o._maxNodes && [], hl = 0;
   // Bounded: a page's serialisation past 4M characters is cut (the parser closes what is open).
   let hp = s => { if (hl < 4e6) { h.push(s); hl += s.length; } };
-  // The page's JSON-LD (the content stage locates the product it names), kept as data.
-  if (h) for (let s of D.querySelectorAll('script[type*=ld]')) hp('<script type=application/ld+json>' + s.text.replace(/<\//g, '<\\/') + '</script>');
   push(root, !shows(css(root)));
   while (work.length) {
     let [n, vis, exit, bl] = work.pop();

@@ -43,9 +43,24 @@ impl Rendered {
     /// Parses the script's HTML. The copy never runs scripts, and a `<noscript>` in it is
     /// one the browser showed, so it is read as a browser without scripts reads it.
     pub fn parse(html: &str) -> Rendered {
+        Rendered::parse_with_data(html, &[])
+    }
+
+    /// [`Rendered::parse`], with the page's JSON-LD (the texts of its
+    /// `<script type=application/ld+json>`), which the script does not write: it is not shown.
+    pub fn parse_with_data(html: &str, json_ld: &[String]) -> Rendered {
         // (UTF-8 takes at least as many bytes as UTF-16 takes units: count only when long.)
         let cut = html.len() >= SCRIPT_CAP && html.encode_utf16().count() >= SCRIPT_CAP;
-        let dom = Dom::parse_view(html, Threads::default(), View::NoScript);
+        let mut page =
+            String::with_capacity(html.len() + json_ld.iter().map(String::len).sum::<usize>());
+        for data in json_ld {
+            // As data in a script element: `</` would end it (JSON may spell it `<\/`).
+            page.push_str("<script type=application/ld+json>");
+            page.push_str(&data.replace("</", "<\\/"));
+            page.push_str("</script>");
+        }
+        page.push_str(html);
+        let dom = Dom::parse_view(&page, Threads::default(), View::NoScript);
         let index = Index::build(&dom);
         let main = crate::content::find(&dom, &index);
         let placed = places(&dom);
@@ -246,6 +261,17 @@ mod tests {
         let rest = rendered.read(tree, &from).expect("read from");
         assert!(rest.text.starts_with("[read] [from=e107]"), "{}", rest.text);
         assert!(!rest.text.contains("Gold hits a record"), "{}", rest.text);
+    }
+
+    #[test]
+    fn json_ld_is_kept_as_data_whatever_it_holds() {
+        let ld = r#"{"@type":"Product","name":"Kettle","description":"</script><p>not shown"}"#;
+        let (html, mut tree) = page();
+        let mut rendered = Rendered::parse_with_data(&html, &[ld.to_string()]);
+        rendered.mark(&mut tree);
+        let read = rendered.read(tree, &ReadOptions::default()).expect("read");
+        assert!(!read.text.contains("not shown"), "{}", read.text);
+        assert!(read.text.contains("# Gold hits a record"), "{}", read.text);
     }
 
     #[test]

@@ -277,7 +277,10 @@ impl Session {
             return Ok((token, json, None));
         }
         match answer_html(&json) {
-            Some(Html::Text(html)) => Ok((token, json, Some(Rendered::parse(&html)))),
+            Some(Html::Text(html)) => {
+                let page = self.parse_rendered(&html).await;
+                Ok((token, json, Some(page)))
+            }
             Some(Html::Same(_)) => {
                 if let Some(i) = self.rendered.iter().position(|(t, _)| *t == token) {
                     let (_, page) = self.rendered.remove(i);
@@ -291,13 +294,24 @@ impl Session {
                 };
                 let (token, json) = self.doc_snapshot(None, &again).await?;
                 let page = match answer_html(&json) {
-                    Some(Html::Text(html)) => Some(Rendered::parse(&html)),
+                    Some(Html::Text(html)) => Some(self.parse_rendered(&html).await),
                     _ => None,
                 };
                 Ok((token, json, page))
             }
             None => Ok((token, json, None)),
         }
+    }
+
+    /// The rendered page with the tab document's JSON-LD, which the script leaves out (it
+    /// writes only what is shown); the content stage locates the product it names. A page
+    /// that does not answer has none.
+    async fn parse_rendered(&self, html: &str) -> Rendered {
+        let ld = self.eval_json_in(None, LD_JSON_JS).await.ok();
+        let ld: Vec<String> = ld
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default();
+        Rendered::parse_with_data(html, &ld)
     }
 
     /// Keeps the rendered page of document `token` (the latest few, one per tab in use).
@@ -417,6 +431,9 @@ impl Session {
         Ok((target, state))
     }
 }
+
+/// The texts of the document's JSON-LD scripts, as a JSON array.
+const LD_JSON_JS: &str = "JSON.stringify([...document.querySelectorAll('script[type=\"application/ld+json\" i]')].map(s => s.text))";
 
 /// Rendered pages the session keeps: one per tab in use, for a few tabs.
 const RENDERED_KEPT: usize = 4;
