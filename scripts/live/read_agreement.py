@@ -40,7 +40,13 @@ class Pages(http.server.BaseHTTPRequestHandler):
         with gzip.open(path) as f:
             body = f.read()
         self.send_response(200)
-        self.send_header("Content-Type", "text/html")
+        # As offline read sniffs: bytes that are valid UTF-8 are UTF-8 (a browser without a
+        # declared charset would take windows-1252 and read mojibake).
+        try:
+            body.decode("utf-8")
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+        except UnicodeDecodeError:
+            self.send_header("Content-Type", "text/html")
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -107,6 +113,10 @@ def main():
                                      input=f.read(), capture_output=True).stdout.decode("utf-8", "replace")
         try:
             agent.call("go", url=base + page + ".html")
+        except RuntimeError as e:
+            # A page whose frames never load still has its document: read what it shows.
+            print("%s: %s (reading it as it is)" % (page, e), file=sys.stderr)
+        try:
             live = agent.call("read", max_chars=max_chars)["text"]
         except (RuntimeError, ValueError) as e:
             live = ""
