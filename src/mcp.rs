@@ -88,7 +88,7 @@ impl<B: Backend> ServerHandler for Server<B> {
                 ToolSet::Live | ToolSet::Browser => {
                     "Open a page with web_navigate, call web_snapshot to see it, act on refs \
                      (web_click, web_fill…), and call web_snapshot again after the page \
-                     changes. A dialog the page opens waits for web_dialog; a tab it opens \
+                     changes; web_read reads an article's text, with the same refs. A dialog the page opens waits for web_dialog; a tab it opens \
                      becomes current (web_tabs lists and switches). The browser tool does the \
                      same through one tool."
                 }

@@ -345,7 +345,7 @@ fn live_tools_drive_chromium() {
     // The web_* tools, then the multiplexed browser tool: the schemas `schema` prints.
     let mut printed = printed_schema("live");
     printed.extend(printed_schema("browser"));
-    assert_eq!(tools.len(), 20);
+    assert_eq!(tools.len(), 21);
     assert_eq!(tools.len(), printed.len());
     for (listed, printed) in tools.iter().zip(&printed) {
         assert_eq!(listed["name"], printed["name"]);
