@@ -106,6 +106,11 @@ impl Rendered {
         }
     }
 
+    /// How many places the script numbered (the nodes of its tree, the root aside).
+    pub fn places(&self) -> usize {
+        self.placed.len()
+    }
+
     /// Gives the noted refs their new names (the session's for the script's), dropping
     /// those `rename` has none for.
     pub fn rename(&mut self, rename: impl Fn(Ref) -> Option<Ref>) {

@@ -276,24 +276,32 @@ impl Session {
         if !options.html {
             return Ok((token, json, None));
         }
-        match answer_html(&json) {
+        let (html, emitted) = answer_html(&json);
+        match html {
             Some(Html::Text(html)) => {
                 let page = self.parse_rendered(&html).await;
                 Ok((token, json, Some(page)))
             }
             Some(Html::Same(_)) => {
-                if let Some(i) = self.rendered.iter().position(|(t, _)| *t == token) {
+                // The same page walks to as many nodes (a mutation-free change of what is
+                // shown, an animation's end, would move the places).
+                let same = |page: &Rendered| page.places() + 1 == emitted;
+                if let Some(i) = self
+                    .rendered
+                    .iter()
+                    .position(|(t, page)| *t == token && same(page))
+                {
                     let (_, page) = self.rendered.remove(i);
                     return Ok((token, json, Some(page)));
                 }
-                // The cache lost it (more tabs than it keeps): the script writes the page
-                // again for another node cap.
+                // The cache lost it (more tabs than it keeps), or what is shown changed without
+                // a mutation: the script writes the page again for another node cap.
                 let again = JsSnapshotOptions {
                     max_nodes: options.max_nodes + 1,
                     ..options.clone()
                 };
                 let (token, json) = self.doc_snapshot(None, &again).await?;
-                let page = match answer_html(&json) {
+                let page = match answer_html(&json).0 {
                     Some(Html::Text(html)) => Some(self.parse_rendered(&html).await),
                     _ => None,
                 };
@@ -440,26 +448,35 @@ const RENDERED_KEPT: usize = 4;
 
 /// The script's `html` answer: the page written out, or `false` when it did not change since
 /// the script last wrote it for the same node cap.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, Debug, PartialEq)]
 #[serde(untagged)]
 enum Html {
     Text(String),
     Same(#[allow(dead_code)] bool),
 }
 
-/// The `html` of the script's answer; `None` when it has none (an error answer). The answer
-/// was bounded in size by `doc_snapshot`'s caller reading it as a tree; its depth is not
-/// walked here (`IgnoredAny` skips the tree without recursing into the limit).
-fn answer_html(json: &str) -> Option<Html> {
+/// The `html` of the script's answer (`None` when it has none: an error answer), and the
+/// nodes its walk emitted, the root included. Found by their keys, not by parsing the answer
+/// again: inside its strings every quote is escaped, so `"html":` can only be the key (the
+/// last the script writes), and `"emittedNodes":` the stat.
+fn answer_html(json: &str) -> (Option<Html>, usize) {
     #[derive(serde::Deserialize)]
     struct Answer {
-        html: Option<Html>,
+        html: Html,
     }
-    let mut de = serde_json::Deserializer::from_str(json);
-    de.disable_recursion_limit();
-    <Answer as serde::Deserialize>::deserialize(&mut de)
-        .ok()?
-        .html
+    let html = json
+        .rfind(",\"html\":")
+        .and_then(|at| serde_json::from_str::<Answer>(&format!("{{{}", &json[at + 1..])).ok())
+        .map(|answer| answer.html);
+    const EMITTED: &str = "\"emittedNodes\":";
+    let emitted = json.rfind(EMITTED).and_then(|at| {
+        let digits = &json[at + EMITTED.len()..];
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        digits[..end].parse().ok()
+    });
+    (html, emitted.unwrap_or(0))
 }
 
 /// A ref as the caller knows it (session-wide numbering) and as the page marks it: the mark
@@ -574,6 +591,20 @@ mod tests {
     use super::*;
     use crate::render::render;
     use crate::RenderOptions;
+
+    #[test]
+    fn the_answers_html_is_found_by_its_key() {
+        let json = r#"{"version":1,"tree":{"tag":"body","text":"say \"html\":1, \"emittedNodes\":9"},"stats":{"emittedNodes":3},"html":"<p data-n=0 class=\"x\">a</p>"}"#;
+        let (html, emitted) = answer_html(json);
+        assert_eq!(
+            html,
+            Some(Html::Text(r#"<p data-n=0 class="x">a</p>"#.into()))
+        );
+        assert_eq!(emitted, 3);
+        let same = r#"{"version":1,"tree":{"tag":"body"},"stats":{"emittedNodes":1},"html":false}"#;
+        assert_eq!(answer_html(same), (Some(Html::Same(false)), 1));
+        assert_eq!(answer_html(r#"{"error":"exception"}"#), (None, 0));
+    }
 
     #[test]
     fn viewport_filter_keeps_visible_refs_and_their_ancestors() {
