@@ -7,16 +7,18 @@ usage: read_agreement.py [--shared DIR] [--sample N] [--seed S] [--only ID,...] 
         repo root, i.e. /work/shared beside the worktrees)
   N     a random sample of N pages (seed S, default 1); default: all 534
 
-Each web2025 page is served on loopback with `Content-Security-Policy: default-src 'none';
-style-src 'unsafe-inline'`: its scripts never run (and nothing is fetched from the network:
-the offline read sees no remote sheet either), as offline `read` assumes. The live agent
-(`agent-snapshot agent --headless`) goes to it and reads (`read`, max_chars 200 000); the
+Each web2025 page is served on loopback to a headless Chromium started with JavaScript off
+(`--blink-settings=scriptEnabled=false`: the page's scripts never run and its `<noscript>`
+shows; the agent's own expressions still run through DevTools), with
+`Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'` (nothing is fetched
+from the network: the offline read sees no remote sheet either). The live agent
+(`agent-snapshot agent --attach PORT`) goes to it and reads (`read`, max_chars 200 000); the
 offline `agent-snapshot read --max-chars 200000` reads the file. Both outputs are reduced to
 plain text with `plain` from reading/score.py and compared with its word 4-gram `score`: F1 of
 the live read taken as the prediction, the offline one as the truth. Prints the mean F1 and
 the worst pages.
 """
-import gzip, http.server, json, os, random, subprocess, sys, threading
+import gzip, http.server, json, os, random, shutil, socket, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CSP = "default-src 'none'; style-src 'unsafe-inline'"
@@ -57,10 +59,21 @@ class Pages(http.server.BaseHTTPRequestHandler):
 
 
 class Agent:
-    """One `agent-snapshot agent --headless` over stdio."""
+    """One `agent-snapshot agent` over stdio, attached to a headless Chromium without
+    JavaScript that it starts (and ends at close)."""
 
-    def __init__(self, binary):
-        self.p = subprocess.Popen([binary, "agent", "--headless"], stdin=subprocess.PIPE,
+    def __init__(self, binary, chromium="/usr/bin/chromium"):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.profile = tempfile.mkdtemp(prefix="read-agreement-")
+        self.browser = subprocess.Popen([chromium, "--headless=new", "--no-sandbox",
+                                         "--remote-debugging-port=%d" % port,
+                                         "--user-data-dir=" + self.profile,
+                                         "--blink-settings=scriptEnabled=false", "about:blank"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(2)
+        self.p = subprocess.Popen([binary, "agent", "--attach", str(port)], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, encoding="utf-8")
         self.n = 0
         self.p.stdout.readline()  # the ready line
@@ -77,6 +90,9 @@ class Agent:
     def close(self):
         self.p.stdin.close()
         self.p.wait(timeout=30)
+        self.browser.terminate()
+        self.browser.wait(timeout=30)
+        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def f1(score, truth, pred):
