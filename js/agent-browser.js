@@ -68,6 +68,20 @@ let dropped = r => r === '' || pres(r);
 let shows = cs => cs._v === 'visible';
 let isTrue = (el, a) => /^\s*true\s*$/i.test(attr(el, a) || '');
 let maxText = 200;
+// The page as HTML for the content stage (src/live/rendered.rs): what the walk found shown,
+// emitted nodes numbered by their place in the walk (data-n). Only the attributes the
+// content stage reads; raw-text containers become divs so their content parses as elements.
+// (The page's JSON-LD, hidden, the host asks for apart: src/live/refs.rs.)
+let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|start|\w+span|item\w+|aria-\w+)$/;
+let esc = s => s.replace(/[&<"]/g, c => '&#' + c.charCodeAt() + ';');
+// (noembed and noframes are never shown: display:none in the UA sheet.)
+let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
+// (Names, then values: 3x faster than walking `attributes`, which makes an Attr of each.)
+// The HTML is written again only when the page changed since it was last written (a mutation
+// other than our own marks: hcap forgets the cap it was written with) or the node cap differs:
+// else `html: false`, and the host reuses what it parsed. (Observed from the first snapshot.)
+let hcap, mo;
+let hattrs = el => { let s = ''; for (let a of el.getAttributeNames()) if (KEPT.test(a)) s += ' ' + a + '="' + esc(cut(attr(el, a), 300)) + '"'; return s; };
 
 // Text cut at n code points, ending in an ellipsis when cut (src/text.rs).
 let cut = (s, n) => { let a = [...s]; return a.length <= n ? s : n ? a.slice(0, n - 1).join('') + '\u2026' : ''; };
@@ -409,26 +423,31 @@ let snapshot = (options = {}) => {
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
   let top = {_node: {tag: tag(root)}, _text: buf(1e5), _kidsP: false}, open = [top], order = [], work = [];
   let push = (n, vis) => rkids(n, c => work.push([c, vis]));
-  let truncated = false;
+  if (!mo) (mo = new MutationObserver(rs => rs.some(r => r.attributeName !== AR) && (hcap = 0))).observe(D, {subtree: 1, childList: 1, attributes: 1, characterData: 1});
+  let truncated = false, h = options.html && hcap !== o._maxNodes && [], hl = 0;
+  // Bounded: a page's serialisation past 4M characters is cut (the parser closes what is open).
+  let hp = s => { if (hl < 4e6) { h.push(s); hl += s.length; } };
   push(root, !shows(css(root)));
   while (work.length) {
     let [n, vis, exit, bl] = work.pop();
     let cur = open[open.length - 1];
     if (exit) { // leaving an element: close its node, separate block text
+      h && hp('</' + htag(exit > 1 ? n._node.tag : tag(n)) + '>');
       if (exit === 2) { open.pop(); cur = open[open.length - 1]; close(n, cur); }
       if (bl) brk(cur);
       continue;
     }
-    if (n.nodeType === 3) { if (!vis) put(cur._text, n.data); continue; }
+    if (n.nodeType === 3) { if (!vis) { put(cur._text, n.data); h && hp(esc(n.data)); } continue; }
     if (n.nodeType !== 1) continue;
     stats.visitedNodes++;
-    if (tag(n) === 'br') { brk(cur); continue; }
+    if (tag(n) === 'br') { brk(cur); h && hp('<br>'); continue; }
     let cs = css(n);
     if (hiddenSubtree(n, cs)) { stats.skippedHidden++; continue; }
     let hid = !shows(cs), b = block(cs);
     if (b) brk(cur);
     let made = !hid && !truncated && emit(n, cs, cur._kidsP, o);
     if (made && stats.emittedNodes >= o._maxNodes) truncated = true;
+    h && hp('<' + htag(tag(n)) + (made && !truncated ? ' data-n=' + order.length : '') + hattrs(n) + '>');
     if (made && !truncated) { stats.emittedNodes++; order.push(made); open.push(made); work.push([made, hid, 2, b]); }
     else work.push([n, hid, 1, b]);
     push(n, hid);
@@ -444,7 +463,9 @@ let snapshot = (options = {}) => {
   }
   stats.jsTimeMs = +(performance.now() - t0).toFixed(1);
   if (truncated) stats.truncated = true;
-  return out(top._node);
+  // (The host tells a cut page by its length.)
+  if (h) hcap = o._maxNodes;
+  return Object.assign(out(top._node), options.html ? {html: h && h.join('')} : {});
 };
 
 // ---- actions and queries ----

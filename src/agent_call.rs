@@ -29,6 +29,12 @@ pub enum Call {
         viewport: bool,
         diff: bool,
     },
+    /// `read(options?)`: the page's main content as readable lines; `maxChars` (default
+    /// 12 000), `from` (a ref a cut read names on its last line).
+    Read {
+        max_chars: Option<u64>,
+        from: Option<String>,
+    },
     /// `act(ref, op, value?)`.
     Act {
         ref_: String,
@@ -60,7 +66,7 @@ pub enum Call {
 }
 
 /// The methods of `agent`, as the error messages list them.
-pub const METHODS: &str = "agent.look(), agent.act(ref, op, value?), agent.go(url), \
+pub const METHODS: &str = "agent.look(), agent.read(), agent.act(ref, op, value?), agent.go(url), \
 agent.wait(refOrJs), agent.eval(js), agent.handoff(message), agent.dialog(accept, text?), \
 agent.tabs(), agent.tab(index), agent.closeTab()";
 
@@ -111,6 +117,14 @@ pub fn parse(payload: &str) -> Result<Call, String> {
                 diff,
             }
         }
+        "read" => {
+            let options = args.object()?;
+            only_keys(&options, &["maxChars", "from"], method)?;
+            Call::Read {
+                max_chars: whole_option(&options, "maxChars", "read: maxChars is characters")?,
+                from: string_option(&options, "from", method)?,
+            }
+        }
         "act" => Call::Act {
             ref_: args.string("ref")?,
             op: args.string("op")?,
@@ -130,15 +144,9 @@ pub fn parse(payload: &str) -> Result<Call, String> {
             let message = args.string("message")?;
             let options = args.object()?;
             only_keys(&options, &["timeout"], method)?;
-            let timeout_ms = match options.get("timeout") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(v.as_u64().ok_or_else(|| {
-                    format!("handoff: timeout is milliseconds (a whole number), not {v}")
-                })?),
-            };
             Call::Handoff {
                 message,
-                timeout_ms,
+                timeout_ms: whole_option(&options, "timeout", "handoff: timeout is milliseconds")?,
             }
         }
         "dialog" => {
@@ -305,6 +313,21 @@ fn string_option(
     }
 }
 
+/// A whole-number option; `what` says what it counts, for the message when it is not one.
+fn whole_option(
+    options: &Map<String, Value>,
+    key: &str,
+    what: &str,
+) -> Result<Option<u64>, String> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("{what} (a whole number), not {v}")),
+    }
+}
+
 fn only_keys(options: &Map<String, Value>, allowed: &[&str], method: &str) -> Result<(), String> {
     match options.keys().find(|k| !allowed.contains(&k.as_str())) {
         None => Ok(()),
@@ -323,6 +346,20 @@ mod tests {
     #[test]
     fn the_design_examples_parse() {
         let cases = [
+            (
+                "agent.read()",
+                Call::Read {
+                    max_chars: None,
+                    from: None,
+                },
+            ),
+            (
+                "agent.read({maxChars: 4000, from: 'e31'})",
+                Call::Read {
+                    max_chars: Some(4000),
+                    from: Some("e31".into()),
+                },
+            ),
             (
                 "agent.look()",
                 Call::Look {
@@ -458,6 +495,8 @@ mod tests {
             "agent.look() + 1",
             "agent.look(); agent.go('x')",
             "agent.look(), agent.go('x')",
+            "agent.read({maxChars: 'many'})",
+            "agent.read({max: 5})",
             "window.agent.look()",
             "agent.fly()",
             "agent.go()",

@@ -345,7 +345,10 @@ impl Document {
             &self.dom,
             &self.index,
             &self.tree,
-            &self.refs,
+            crate::read::Refs {
+                ids: &self.refs,
+                numbers: None,
+            },
             &self.main,
             opts,
         )

@@ -50,6 +50,11 @@ pub struct JsSnapshotOptions {
     /// Snapshot only the first element matching this CSS selector.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
+    /// Also return the page as HTML: the elements the walk found shown, each emitted one
+    /// numbered by its place in the walk (`data-agent-n`), for the content stage
+    /// ([`crate::rendered`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub html: bool,
 }
 
 impl Default for JsSnapshotOptions {
@@ -61,6 +66,7 @@ impl Default for JsSnapshotOptions {
             interactive_only: true,
             cursor_interactive: true,
             scope: None,
+            html: false,
         }
     }
 }

@@ -79,6 +79,7 @@ pub mod probe;
 pub mod query;
 pub mod read;
 pub mod render;
+pub mod rendered;
 #[cfg(feature = "session")]
 pub mod session;
 pub mod style;

@@ -88,7 +88,7 @@ impl<B: Backend> ServerHandler for Server<B> {
                 ToolSet::Live | ToolSet::Browser => {
                     "Open a page with web_navigate, call web_snapshot to see it, act on refs \
                      (web_click, web_fill…), and call web_snapshot again after the page \
-                     changes. A dialog the page opens waits for web_dialog; a tab it opens \
+                     changes; web_read reads an article's text, with the same refs. A dialog the page opens waits for web_dialog; a tab it opens \
                      becomes current (web_tabs lists and switches). The browser tool does the \
                      same through one tool."
                 }
@@ -369,6 +369,7 @@ fn reply_for(command: &str, mut payload: Value) -> ToolReply {
     let mut png = None;
     let text = match command {
         "look" => payload["snapshot"].as_str().unwrap_or_default().to_string(),
+        "read" => payload["text"].as_str().unwrap_or_default().to_string(),
         "query" => payload["value"].as_str().unwrap_or_default().to_string(),
         "eval" => payload["value"].to_string(),
         "wait" => format!("waited {} ms", payload["waited_ms"]),
@@ -458,6 +459,7 @@ impl Backend for LiveTools {
         // says which query or operation.
         let (command, extra) = match name.as_str() {
             "web_snapshot" => ("look", None),
+            "web_read" => ("read", None),
             "web_navigate" => ("go", None),
             "web_back" => ("back", None),
             "web_wait_for" => ("wait", None),

@@ -120,6 +120,23 @@ const fn optional(name: &'static str, ty: ParamType, description: &'static str) 
     }
 }
 
+/// `from` of the read tools (`html_read`, `web_read`).
+const READ_FROM: Param = optional(
+    "from",
+    ParamType::String,
+    "Continue a cut read at this ref, as its last line names it (e.g. \"e57\").",
+);
+
+/// `max_chars` of the read tools.
+const READ_MAX_CHARS: Param = optional(
+    "max_chars",
+    ParamType::Integer {
+        min: 200,
+        max: 200_000,
+    },
+    "Hard limit on characters (default 12000).",
+);
+
 const REF: Param = param(
     "ref",
     ParamType::String,
@@ -265,19 +282,8 @@ with `continue with: read --from e57`: call html_read again with the handle and 
                 ParamType::String,
                 "The page's URL, shown in the header (with path or html).",
             ),
-            optional(
-                "from",
-                ParamType::String,
-                "Continue a cut read at this ref, as its last line names it (e.g. \"e57\").",
-            ),
-            optional(
-                "max_chars",
-                ParamType::Integer {
-                    min: 200,
-                    max: 200_000,
-                },
-                "Hard limit on characters (default 12000).",
-            ),
+            READ_FROM,
+            READ_MAX_CHARS,
         ],
         budgets: false,
         set: ToolSet::Offline,
@@ -321,6 +327,21 @@ still work; refs that left the page listed. A whole snapshot when most of the pa
             ),
         ],
         budgets: true,
+        set: ToolSet::Live,
+    },
+    ToolSpec {
+        name: "web_read",
+        description: "Read the main content of the browser's current page, as it shows now \
+(after its scripts ran), as readable lines: headings, paragraphs with inline links like \
+`[text](e23)`, lists, quotes, code, table rows; navigation, sidebars, footers and hidden text \
+left out. Use it for articles and documentation; use web_snapshot to see what you can do. \
+Its refs are web_snapshot's refs: act on them with web_click and the rest. A cut read ends \
+with `continue with: read --from e57`: call web_read again with from=e57.",
+        params: &[
+            READ_FROM,
+            READ_MAX_CHARS,
+        ],
+        budgets: false,
         set: ToolSet::Live,
     },
     ToolSpec {

@@ -811,29 +811,15 @@ fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)], in_main: &[Member]
         if node.is_text_run() {
             continue;
         }
-        let mut here_main = parent_main;
-        let mut here_left = parent_left;
+        let (mut here_main, mut here_left) = (parent_main, parent_left);
         if let Some(&(id, gets_ref)) = order.get(position) {
             if gets_ref {
                 refs.push(id);
                 // More refs than u32 would need more nodes than the arena can number.
                 node.ref_ = u32::try_from(refs.len()).ok().and_then(Ref::new);
             }
-            match in_main.get(id.index()) {
-                Some(Member::Content) if !parent_main => {
-                    node.main = true;
-                    here_main = true;
-                }
-                // Straight under a node outside the content (its part's element made no
-                // node), it still marks where the content is, as left out.
-                Some(Member::LeftOut) if !parent_left => {
-                    node.main |= !parent_main;
-                    node.left_out = true;
-                    here_main = true;
-                    here_left = true;
-                }
-                _ => {}
-            }
+            let member = in_main.get(id.index()).copied();
+            (here_main, here_left) = mark_member(node, member, parent_main, parent_left);
         }
         position += 1;
         stack.extend(
@@ -844,6 +830,33 @@ fn number_refs(tree: &mut TreeNode, order: &[(NodeId, bool)], in_main: &[Member]
         );
     }
     refs
+}
+
+/// Marks a node by where its element stands to the main content (`member`; `None`: no
+/// element known), given whether its parent node is in the content and left out of it: the
+/// content's top nodes get `main`, the top node of what a read leaves out `left_out`.
+/// Returns the same two facts for its children. Shared by the offline walk and the live
+/// page's marking ([`crate::rendered`]), so that both mark alike.
+pub(crate) fn mark_member(
+    node: &mut TreeNode,
+    member: Option<Member>,
+    parent_main: bool,
+    parent_left: bool,
+) -> (bool, bool) {
+    match member {
+        Some(Member::Content) if !parent_main => {
+            node.main = true;
+            (true, parent_left)
+        }
+        // Straight under a node outside the content (its part's element made no node), it
+        // still marks where the content is, as left out.
+        Some(Member::LeftOut) if !parent_left => {
+            node.main |= !parent_main;
+            node.left_out = true;
+            (true, true)
+        }
+        _ => (parent_main, parent_left),
+    }
 }
 
 /// Decides whether `el` becomes a tree node and creates it (open, without text yet).

@@ -215,6 +215,7 @@ fn fixtures() -> String {
     );
     pages.insert("/frames.html", cross_site_page());
     pages.insert("/terms.html", TERMS_PAGE.to_string());
+    pages.insert("/story.html", STORY.to_string());
     let shop = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/shop-600k.html");
     pages.insert(
         "/shop.html",
@@ -1788,6 +1789,122 @@ fn drag_works_for_html5_drag_and_drop_and_for_pointer_drags() {
 }
 
 /// Latency of look and act on the repo's 600 KB page (median of 10). Run with
+/// A story whose article the page's script builds, between rails, all inside the page's
+/// `<main>`: the landmark is not the content (the old tree scorer took it), the article is.
+const STORY: &str = r##"<!doctype html><title>Gold story</title>
+<main>
+<nav><a href="/home">Home</a> <a href="/world">World</a> <a href="/markets">Markets</a></nav>
+<aside class="rail"><h2>Trending now</h2><ul>
+  <li><a href="/t1">Ten celebrity homes you will not believe exist today</a></li>
+  <li><a href="/t2">The one kitchen gadget everyone is buying this winter</a></li>
+  <li><a href="/t3">Why this small town is suddenly famous online</a></li></ul></aside>
+<div id="app">Loading…</div>
+<aside class="rail"><h2>Sponsored</h2><p>Buy gold coins now at the lowest prices online.</p></aside>
+</main>
+<script>
+let say = 'Gold rose to a record on Tuesday, traders said, as central banks, funds and ' +
+  'jewellers kept buying through a quarter of falling rates and a weaker dollar. ';
+document.getElementById('app').innerHTML = '<article><h1>Gold hits a record</h1>' +
+  [1, 2, 3, 4, 5].map(i => '<p>' + say + 'Paragraph ' + i + ' of the story.</p>').join('') +
+  '<p>Read the <a href="#report" onclick="document.title = \'Report opened\'; return false">' +
+  'full report</a> from the central bank, with its tables and notes.</p></article>';
+</script>"##;
+
+/// The ref on the line of `text` that holds `needle` (`[ref=eN]` or `](eN)`).
+fn ref_on_line(text: &str, needle: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"));
+    let at = line.find("[ref=e").map(|i| i + 5).or_else(|| {
+        line.find(&format!("{needle}](e"))
+            .map(|i| i + needle.len() + 2)
+    });
+    let rest = &line[at.unwrap_or_else(|| panic!("no ref on {line:?}"))..];
+    rest.chars()
+        .take_while(|c| *c == 'e' || c.is_ascii_digit())
+        .collect()
+}
+
+/// Live `read` reads the article the script built, leaves the rails out, and its refs are
+/// the look's: `act` takes them. The look's main content is the same article.
+#[test]
+fn read_reads_the_article_a_script_built() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    a.ok("go", json!({"url": format!("{base}/story.html")}));
+    let read = a.ok("read", json!({}));
+    let text = read["text"].as_str().unwrap();
+    assert!(text.contains("# Gold hits a record"), "{text}");
+    assert!(text.contains("Paragraph 5 of the story."), "{text}");
+    for rail in [
+        "Trending now",
+        "celebrity homes",
+        "Buy gold coins",
+        "Markets",
+        "Loading",
+    ] {
+        assert!(!text.contains(rail), "{rail} read:\n{text}");
+    }
+    let report = ref_on_line(text, "full report");
+    assert_eq!(read["refs"][&report]["role"], "link", "{read}");
+    // The read's refs are the look's.
+    let look = a.ok("look", json!({}));
+    let snapshot = look["snapshot"].as_str().unwrap();
+    assert_eq!(ref_on_line(snapshot, "full report"), report, "{snapshot}");
+    // The look's main content is the article the read reads, not the page's <main>.
+    let heading = ref_on_line(text, "# Gold hits a record");
+    let article = ref_on_line(snapshot, "- article");
+    assert_eq!(
+        ref_on_line(snapshot, "heading \"Gold hits a record\""),
+        heading
+    );
+    assert!(
+        snapshot
+            .lines()
+            .next()
+            .unwrap()
+            .contains(&format!("main={article}")),
+        "{snapshot}"
+    );
+    a.ok("act", json!({"ref": report, "op": "click"}));
+    assert_eq!(
+        a.ok("eval", json!({"js": "document.title"}))["value"],
+        "Report opened"
+    );
+    // A cut read says so; a read from a ref starts at its block.
+    let cut = a.ok("read", json!({"max_chars": 1000}));
+    assert_eq!(cut["truncated"], true, "{cut}");
+    assert!(cut["text"]
+        .as_str()
+        .unwrap()
+        .contains("... (cut at 1000 chars"));
+    let rest = a.ok("read", json!({"from": report}))["text"].clone();
+    let rest = rest.as_str().unwrap();
+    assert!(
+        rest.starts_with(&format!("[read] [from={report}]")),
+        "{rest}"
+    );
+    assert!(
+        rest.contains("full report") && !rest.contains("Paragraph 1"),
+        "{rest}"
+    );
+    assert_eq!(a.err("read", json!({"max_chars": 5})).0, "INVALID_ARGS");
+    assert_eq!(a.err("read", json!({"from": "e9999"})).0, "NOT_FOUND");
+    // The design's format.
+    let design = a.eval_ok("agent.read({maxChars: 3000})");
+    assert_eq!(
+        design.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["url", "title", "text", "next"]
+    );
+    assert!(design["text"]
+        .as_str()
+        .unwrap()
+        .contains("Paragraph 1 of the story."));
+    assert!(!design["text"].as_str().unwrap().contains("Trending now"));
+    a.finish();
+}
+
 /// `cargo test --release --test agent -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -345,7 +345,7 @@ fn live_tools_drive_chromium() {
     // The web_* tools, then the multiplexed browser tool: the schemas `schema` prints.
     let mut printed = printed_schema("live");
     printed.extend(printed_schema("browser"));
-    assert_eq!(tools.len(), 20);
+    assert_eq!(tools.len(), 21);
     assert_eq!(tools.len(), printed.len());
     for (listed, printed) in tools.iter().zip(&printed) {
         assert_eq!(listed["name"], printed["name"]);
@@ -571,6 +571,45 @@ fn live_web_snapshot_scopes_by_ref_in_the_list_format() {
     assert!(text(&missing).contains("e99999"), "{missing}");
     let bad = c.call("web_snapshot", json!({"format": "yaml"}));
     assert_eq!(bad["isError"], true, "{bad}");
+    drop(c.stdin.take());
+    assert!(c.child.wait().unwrap().success());
+}
+
+/// `web_read` over `mcp --live`: the page's main content as it shows after its scripts, the
+/// rails left out, and its refs act with web_click.
+#[test]
+fn live_web_read_reads_what_the_script_built() {
+    let Some(browser) = common::chromium() else {
+        return;
+    };
+    let page = r##"<!doctype html><title>Notes</title>
+<nav><a href="/a">Home</a> <a href="/b">Archive</a></nav>
+<div id="app"></div>
+<script>
+let p = 'The committee met on Monday, its chair said, and agreed the budget, the plan ' +
+  'for the new library and the timetable for the works that start in spring. ';
+document.getElementById('app').innerHTML = '<article><h1>Council notes</h1><p>' + p +
+  '</p><p>' + p + '</p><p>' + p + 'See the <a href="#m" onclick="document.title = \'Minutes\';' +
+  ' return false">minutes</a>.</p></article>';
+</script>"##;
+    let mut pages = std::collections::HashMap::new();
+    pages.insert("/notes.html", page.to_string());
+    let base = common::serve(pages);
+    let mut c = Client::live(&browser);
+    c.call("web_navigate", json!({"url": format!("{base}/notes.html")}));
+    let read = c.call("web_read", json!({"max_chars": 4000}));
+    assert_ne!(read["isError"], true, "{read}");
+    let body = text(&read).to_string();
+    assert!(body.contains("# Council notes"), "{body}");
+    assert!(!body.contains("Archive"), "{body}");
+    let minutes = body
+        .split("[minutes](")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no minutes link in {body}"))
+        .to_string();
+    let click = c.call("web_click", json!({"ref": minutes}));
+    assert_eq!(click["structuredContent"]["title"], "Minutes", "{click}");
     drop(c.stdin.take());
     assert!(c.child.wait().unwrap().success());
 }

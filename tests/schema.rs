@@ -14,11 +14,12 @@ const FLAVORS: [(&str, Flavor); 4] = [
     ("mcp", Flavor::Mcp),
 ];
 
-const ALL_TOOLS: [&str; 23] = [
+const ALL_TOOLS: [&str; 24] = [
     "html_snapshot",
     "html_query",
     "html_read",
     "web_snapshot",
+    "web_read",
     "web_click",
     "web_fill",
     "web_select",
@@ -178,7 +179,7 @@ fn tool_sets_split_offline_and_live() {
         .map(|d| d["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["html_snapshot", "html_query", "html_read"]);
-    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 19);
+    assert_eq!(definitions(Flavor::Chat, ToolSet::Live).len(), 20);
 }
 
 /// `schema --tools browser`: the design's one multiplexed tool, its `request` a closed object.

@@ -1,4 +1,4 @@
-//! The commands besides `act`: `look`, `go`, `back`, `wait`, `query`, `eval`,
+//! The commands besides `act`: `look`, `read`, `go`, `back`, `wait`, `query`, `eval`,
 //! `screenshot`, and the table of operations each role allows.
 
 use std::path::Path;
@@ -15,7 +15,11 @@ use super::{AgentError, Code, Result};
 use crate::js;
 use crate::render::render;
 use crate::tools;
-use crate::{Format, RenderOptions};
+use crate::{Format, ReadOptions, RenderOptions};
+
+/// The script's node cap for a read: a long article's paragraphs and headings past a look's
+/// cap (500) still get refs, so that a cut read can say where to continue.
+const READ_MAX_NODES: usize = 5_000;
 
 /// Operations each role allows, as `look` reports them. Roles not listed allow `click` (a
 /// ref on them came from `onclick`, `tabindex` or `cursor:pointer`).
@@ -55,6 +59,7 @@ impl Session {
             "tab" => self.switch_tab(args).await,
             "close_tab" => self.close_tab(args).await,
             "look" => self.look(args).await,
+            "read" => self.read(args).await,
             "act" => self.act(args).await,
             "go" => self.go(args).await,
             "back" => self.back().await,
@@ -146,6 +151,49 @@ impl Session {
             done["diff"] = against;
         }
         Ok(done)
+    }
+
+    /// `read`: the page's main content as it is rendered now, as readable lines (the
+    /// offline `read`'s, [`crate::read`]), with the refs a look gives the same elements.
+    /// It is a look too: its refs act, and the refs of earlier looks stay.
+    pub(super) async fn read(&mut self, args: &Map<String, Value>) -> Result<Value> {
+        check_keys(args, &["max_chars", "from"])?;
+        let mut opts = ReadOptions::default();
+        if let Some(max) = args.get("max_chars").filter(|v| !v.is_null()) {
+            opts.max_chars_total = max
+                .as_u64()
+                .filter(|n| (200..=200_000).contains(n))
+                .ok_or_else(|| {
+                    AgentError::new(Code::InvalidArgs, "max_chars is 200 to 200000 characters")
+                })? as usize;
+        }
+        if let Some(from) = opt_str(args, "from")? {
+            // NOT_FOUND or STALE_REF for a ref no look of this page gave.
+            self.resolve(from)?;
+            opts.from = crate::read::parse_ref(from);
+        }
+        let tree = self
+            .look_page(None, false, false, Some(READ_MAX_NODES))
+            .await?;
+        let rendered = self.rendered().ok_or_else(|| {
+            AgentError::new(Code::ActionFailed, "the page gave no content to read")
+        })?;
+        let read = rendered.read(tree, &opts).map_err(|e| {
+            AgentError::new(
+                Code::StaleRef,
+                format!("{e}; this read's refs are the page's now"),
+            )
+        })?;
+        let (url, title) = self.url_title().await;
+        Ok(json!({
+            "url": url,
+            "title": title,
+            "text": read.text,
+            "refs": read.refs,
+            "main": read.stats.main.map(|r| r.to_string()),
+            "next": read.stats.next.map(|r| r.to_string()),
+            "truncated": read.stats.truncated,
+        }))
     }
 
     pub(super) async fn go(&mut self, args: &Map<String, Value>) -> Result<Value> {

@@ -15,7 +15,8 @@ use crate::Ref;
 
 impl Session {
     /// Runs one call of the design's format (`agent.look()`, `agent.act('e1', 'click')`…) and
-    /// answers with the design's payloads: `look` `{url, title, tree, actions}`, `act`
+    /// answers with the design's payloads: `look` `{url, title, tree, actions}`, `read`
+    /// `{url, title, text, next}`, `act`
     /// `{changed}`, `go` `{url, title}`, `wait` `{elapsed}`, `eval` `{value}`, `handoff`
     /// `{resumed, elapsed}`.
     ///
@@ -40,6 +41,19 @@ impl Session {
                 viewport,
                 diff,
             } => self.design_look(scope, viewport, diff).await,
+            Call::Read { max_chars, from } => {
+                if let Some(max) = max_chars {
+                    args.insert("max_chars".into(), Value::from(max));
+                }
+                if let Some(from) = from {
+                    args.insert("from".into(), Value::from(from));
+                }
+                let done = self.read(&args).await?;
+                Ok(
+                    json!({"url": done["url"], "title": done["title"], "text": done["text"],
+                          "next": done["next"]}),
+                )
+            }
             Call::Act { ref_, op, value } => {
                 // The design's `input` is this protocol's `fill`; select takes one value or
                 // several; the value of a drag is the ref to drop on, an upload's its files

@@ -9,8 +9,9 @@ use super::{AgentError, Code, LaunchOptions, Result};
 use crate::tools;
 
 /// The protocol's commands.
-pub(super) const COMMANDS: [&str; 13] = [
+pub(super) const COMMANDS: [&str; 14] = [
     "look",
+    "read",
     "act",
     "go",
     "back",

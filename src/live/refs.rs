@@ -11,6 +11,7 @@ use super::session::{PageState, Session};
 use super::{AgentError, Code, Result};
 use crate::js::JsSnapshotOptions;
 use crate::render;
+use crate::rendered::Rendered;
 use crate::{NodeTree, Ref, TreeNode};
 
 /// Tokens stamped on documents: unique for the process, so a document's token names it alone.
@@ -118,17 +119,37 @@ impl Session {
         interactive_only: bool,
         viewport_only: bool,
     ) -> Result<NodeTree> {
+        self.look_page(scope, interactive_only, viewport_only, None)
+            .await
+    }
+
+    /// [`Session::look_tree`], with `max_nodes` the script's cap on nodes when not its
+    /// default. The tree's main content is the content stage's, found on the rendered page
+    /// ([`Rendered`]: what the script found shown, parsed), which stays in the session for
+    /// [`Session::rendered`]; a look scoped by a CSS selector has none (the script walks only
+    /// that part, which is no page of its own).
+    pub(super) async fn look_page(
+        &mut self,
+        scope: Option<String>,
+        interactive_only: bool,
+        viewport_only: bool,
+        max_nodes: Option<usize>,
+    ) -> Result<NodeTree> {
         let scope_ref = scope.as_deref().and_then(render::scope_ref);
         if let Some(r) = scope_ref {
             // NOT_FOUND or STALE_REF (another document's) before any walk.
             self.resolve(&r.to_string())?;
         }
+        let defaults = JsSnapshotOptions::default();
+        let scope = scope.filter(|_| scope_ref.is_none());
         let options = JsSnapshotOptions {
-            scope: scope.filter(|_| scope_ref.is_none()),
+            html: scope.is_none(),
+            scope,
             interactive_only,
-            ..JsSnapshotOptions::default()
+            max_nodes: max_nodes.unwrap_or(defaults.max_nodes),
+            ..defaults
         };
-        let (token, json) = self.doc_snapshot(None, &options).await?;
+        let (token, json, mut rendered) = self.snapshot_rendered(&options).await?;
         // `"error":` can only be a key (inside strings the quotes are escaped), and only the
         // script's error objects have that key.
         if json.contains("\"error\":") {
@@ -150,6 +171,10 @@ impl Session {
         }
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
+        // Marked before the frames merge: the tree's order is the script's walk.
+        if let Some(page) = &mut rendered {
+            page.mark(&mut tree);
+        }
         let (docs, places) = self.merge_frames(&mut tree, &options).await?;
         self.looks += 1;
         let look = self.looks;
@@ -188,6 +213,10 @@ impl Session {
                 node.ref_ = Some(given);
             }
             stack.extend(node.children.iter_mut().rev());
+        }
+        if let Some(mut page) = rendered {
+            page.rename(|mark| numbers.get(&(None, mark.number())).copied());
+            self.keep_rendered(token.clone(), page);
         }
         let mut looked = vec![tab_doc];
         looked.extend(frame_docs);
@@ -234,6 +263,81 @@ impl Session {
             keep_refs(&mut tree.tree, &visible);
         }
         Ok(tree)
+    }
+
+    /// The script's snapshot of the tab's document (its token and JSON), with the rendered
+    /// page parsed when `options.html`: from the session's cache when the script answers
+    /// that the page did not change since it last wrote it.
+    async fn snapshot_rendered(
+        &mut self,
+        options: &JsSnapshotOptions,
+    ) -> Result<(String, String, Option<Rendered>)> {
+        let (token, json) = self.doc_snapshot(None, options).await?;
+        if !options.html {
+            return Ok((token, json, None));
+        }
+        let (html, emitted) = answer_html(&json);
+        match html {
+            Some(Html::Text(html)) => {
+                let page = self.parse_rendered(&html).await;
+                Ok((token, json, Some(page)))
+            }
+            Some(Html::Same(_)) => {
+                // The same page walks to as many nodes (a mutation-free change of what is
+                // shown, an animation's end, would move the places).
+                let same = |page: &Rendered| page.places() + 1 == emitted;
+                if let Some(i) = self
+                    .rendered
+                    .iter()
+                    .position(|(t, page)| *t == token && same(page))
+                {
+                    let (_, page) = self.rendered.remove(i);
+                    return Ok((token, json, Some(page)));
+                }
+                // The cache lost it (more tabs than it keeps), or what is shown changed without
+                // a mutation: the script writes the page again for another node cap.
+                let again = JsSnapshotOptions {
+                    max_nodes: options.max_nodes + 1,
+                    ..options.clone()
+                };
+                let (token, json) = self.doc_snapshot(None, &again).await?;
+                let page = match answer_html(&json).0 {
+                    Some(Html::Text(html)) => Some(self.parse_rendered(&html).await),
+                    _ => None,
+                };
+                Ok((token, json, page))
+            }
+            None => Ok((token, json, None)),
+        }
+    }
+
+    /// The rendered page with the tab document's JSON-LD, which the script leaves out (it
+    /// writes only what is shown); the content stage locates the product it names. A page
+    /// that does not answer has none.
+    async fn parse_rendered(&self, html: &str) -> Rendered {
+        let ld = self.eval_json_in(None, LD_JSON_JS).await.ok();
+        let ld: Vec<String> = ld
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .unwrap_or_default();
+        Rendered::parse_with_data(html, &ld)
+    }
+
+    /// Keeps the rendered page of document `token` (the latest few, one per tab in use).
+    fn keep_rendered(&mut self, token: String, page: Rendered) {
+        self.rendered.retain(|(t, _)| *t != token);
+        if self.rendered.len() >= RENDERED_KEPT {
+            self.rendered.remove(0);
+        }
+        self.rendered.push((token, page));
+    }
+
+    /// The rendered page of the current tab's latest look, when it took one.
+    pub(super) fn rendered(&self) -> Option<&Rendered> {
+        let token = self.look_token.as_ref()?;
+        self.rendered
+            .iter()
+            .find(|(t, _)| t == token)
+            .map(|(_, page)| page)
     }
 
     /// The refs of the current tab's documents when its latest look was taken: the tab's
@@ -334,6 +438,45 @@ impl Session {
         let state = self.check_token(ref_).await?;
         Ok((target, state))
     }
+}
+
+/// The texts of the document's JSON-LD scripts, as a JSON array.
+const LD_JSON_JS: &str = "JSON.stringify([...document.querySelectorAll('script[type=\"application/ld+json\" i]')].map(s => s.text))";
+
+/// Rendered pages the session keeps: one per tab in use, for a few tabs.
+const RENDERED_KEPT: usize = 4;
+
+/// The script's `html` answer: the page written out, or `false` when it did not change since
+/// the script last wrote it for the same node cap.
+#[derive(serde::Deserialize, Debug, PartialEq)]
+#[serde(untagged)]
+enum Html {
+    Text(String),
+    Same(#[allow(dead_code)] bool),
+}
+
+/// The `html` of the script's answer (`None` when it has none: an error answer), and the
+/// nodes its walk emitted, the root included. Found by their keys, not by parsing the answer
+/// again: inside its strings every quote is escaped, so `"html":` can only be the key (the
+/// last the script writes), and `"emittedNodes":` the stat.
+fn answer_html(json: &str) -> (Option<Html>, usize) {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        html: Html,
+    }
+    let html = json
+        .rfind(",\"html\":")
+        .and_then(|at| serde_json::from_str::<Answer>(&format!("{{{}", &json[at + 1..])).ok())
+        .map(|answer| answer.html);
+    const EMITTED: &str = "\"emittedNodes\":";
+    let emitted = json.rfind(EMITTED).and_then(|at| {
+        let digits = &json[at + EMITTED.len()..];
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        digits[..end].parse().ok()
+    });
+    (html, emitted.unwrap_or(0))
 }
 
 /// A ref as the caller knows it (session-wide numbering) and as the page marks it: the mark
@@ -448,6 +591,20 @@ mod tests {
     use super::*;
     use crate::render::render;
     use crate::RenderOptions;
+
+    #[test]
+    fn the_answers_html_is_found_by_its_key() {
+        let json = r#"{"version":1,"tree":{"tag":"body","text":"say \"html\":1, \"emittedNodes\":9"},"stats":{"emittedNodes":3},"html":"<p data-n=0 class=\"x\">a</p>"}"#;
+        let (html, emitted) = answer_html(json);
+        assert_eq!(
+            html,
+            Some(Html::Text(r#"<p data-n=0 class="x">a</p>"#.into()))
+        );
+        assert_eq!(emitted, 3);
+        let same = r#"{"version":1,"tree":{"tag":"body"},"stats":{"emittedNodes":1},"html":false}"#;
+        assert_eq!(answer_html(same), (Some(Html::Same(false)), 1));
+        assert_eq!(answer_html(r#"{"error":"exception"}"#), (None, 0));
+    }
 
     #[test]
     fn viewport_filter_keeps_visible_refs_and_their_ancestors() {

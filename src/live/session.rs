@@ -47,6 +47,8 @@ pub struct Session {
     /// The sidebar's log, newest last (at most `overlay::SIDEBAR_LINES`), and the entries written.
     pub(super) sidebar_log: std::collections::VecDeque<Value>,
     pub(super) logged: u64,
+    /// The rendered pages of the latest looks, by document token ([`crate::rendered`]).
+    pub(super) rendered: Vec<(String, crate::rendered::Rendered)>,
 }
 
 /// One tab of the session.
@@ -152,6 +154,7 @@ impl Session {
             looks: 0,
             ui_world: None,
             sidebar_log: std::collections::VecDeque::new(),
+            rendered: Vec::new(),
             logged: 0,
         })
     }

@@ -137,12 +137,41 @@ fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extr
     }
 }
 
+/// The page's refs: the arena node of each, in document order, and its number. Offline the
+/// numbers are the places (`e1`, `e2`…); a live page's are the session's, in no order
+/// ([`crate::rendered`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Refs<'a> {
+    pub ids: &'a [NodeId],
+    /// The number of `ids[i]`; `None`: `i + 1`.
+    pub numbers: Option<&'a [u32]>,
+}
+
+impl Refs<'_> {
+    /// The number of the `i`th ref in document order.
+    fn number(&self, i: usize) -> Option<Ref> {
+        match self.numbers {
+            Some(numbers) => numbers.get(i).copied().and_then(Ref::new),
+            None => u32::try_from(i + 1).ok().and_then(Ref::new),
+        }
+    }
+
+    /// The arena node of ref `r`.
+    fn node(&self, r: Ref) -> Option<NodeId> {
+        let i = match self.numbers {
+            Some(numbers) => numbers.iter().position(|&n| n == r.number())?,
+            None => usize::try_from(r.number()).ok()?.checked_sub(1)?,
+        };
+        self.ids.get(i).copied()
+    }
+}
+
 /// The ref number of every arena node (0: none).
-fn ref_numbers(dom: &Dom, refs: &[NodeId]) -> Vec<u32> {
+fn ref_numbers(dom: &Dom, refs: Refs<'_>) -> Vec<u32> {
     let mut ref_of = vec![0u32; dom.len()];
-    for (i, id) in refs.iter().enumerate() {
+    for (i, id) in refs.ids.iter().enumerate() {
         if let Some(slot) = ref_of.get_mut(id.index()) {
-            *slot = u32::try_from(i + 1).unwrap_or(0);
+            *slot = refs.number(i).map_or(0, Ref::number);
         }
     }
     ref_of
@@ -154,7 +183,7 @@ pub(crate) fn read(
     dom: &Dom,
     index: &Index,
     tree: &NodeTree,
-    refs: &[NodeId],
+    refs: Refs<'_>,
     main: &MainContent,
     opts: &ReadOptions,
 ) -> Result<ReadResult, ReadError> {
@@ -165,10 +194,7 @@ pub(crate) fn read(
     let first = match opts.from {
         None => 0,
         Some(r) => {
-            let id = usize::try_from(r.number())
-                .ok()
-                .and_then(|n| refs.get(n - 1))
-                .ok_or(ReadError::RefNotFound(r))?;
+            let id = refs.node(r).ok_or(ReadError::RefNotFound(r))?;
             block_at(blocks, found.order[id.index()])
         }
     };
@@ -324,7 +350,7 @@ fn next_ref(
     first: usize,
     cut: usize,
     partial: bool,
-    refs: &[NodeId],
+    refs: Refs<'_>,
     order: &[u32],
 ) -> Option<Ref> {
     // A block cut because it alone is larger than the budget: continue after it.
@@ -338,12 +364,12 @@ fn next_ref(
         return Ref::new(r);
     }
     // The last ref of the page at or before the block's start.
-    let at = refs.partition_point(|id| order[id.index()] <= block.start);
+    let at = refs
+        .ids
+        .partition_point(|id| order[id.index()] <= block.start);
     let r = at.checked_sub(1)?;
-    let j = block_at(blocks, order[refs[r].index()]);
-    (j > first && j <= target)
-        .then(|| Ref::new(u32::try_from(r + 1).ok()?))
-        .flatten()
+    let j = block_at(blocks, order[refs.ids[r].index()]);
+    (j > first && j <= target).then(|| refs.number(r)).flatten()
 }
 
 /// The first line: `[read]` and the page title, unless the content opens with a heading

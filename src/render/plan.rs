@@ -407,100 +407,23 @@ fn scores_as_block(node: &TreeNode) -> bool {
         )
 }
 
-/// The main content: the `main` landmark when the page has one; else the node with the
-/// best Readability-style score: each text block of 25 bytes or more adds
-/// `1 + commas + min(len / 100, 3)` to its parent, half of it to its grandparent and a third
-/// of it per level further up (five levels), and a node's score is scaled by one minus its
-/// link density. Navigation, banner, footer and complementary regions never win.
-fn main_content(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
-    // A `main` landmark is the page's own word (the largest, should there be several).
+/// The main content of a tree no producer marked: the page's `main` landmark (the largest,
+/// should there be several), else none (the whole page ranks as content).
+///
+/// Both producers in this crate mark the content stage's finding (the offline walk, and the
+/// live agent from the page's rendered HTML, [`crate::rendered`]), so this serves only a host
+/// that has the script's tree and nothing else (a WebView that returns `snapshot()` alone).
+/// It is no content detector: a second one would disagree with `read`. Against the content
+/// stage on web2025's 534 pages (tests/main_fallback.rs): the landmark holds all of the
+/// content on 338, both say "the whole page" on 54, the page has no landmark so the whole
+/// page ranks as content (broader than the content) on 110, the landmark holds part of it on
+/// 12, and on 20 the content stage takes the whole page where the landmark is one part.
+fn main_landmark(flat: &[Flat<'_>], counts: &[Counts]) -> usize {
     let mains = (1..flat.len()).filter(|&i| role_of(flat[i].node) == "main");
-    if let Some(m) = mains.max_by_key(|&i| (counts[i].text, std::cmp::Reverse(i))) {
-        if counts[m].text > 0 {
-            return m;
-        }
-    }
-    let best = best_scored(flat, counts, &block_scores(flat, counts));
-    // A candidate inside the chrome, or without a score, is no main content.
-    let mut p = best;
-    while p != 0 {
-        if is_chrome(role_of(flat[p].node)) {
-            return 0;
-        }
-        p = flat[p].parent as usize;
-    }
-    best
-}
-
-/// What the text blocks of 25 bytes or more give each node: a block's score
-/// (`1 + commas + min(len / 100, 3)`) to its parent, half of it to its grandparent and a
-/// third of it per level further up (five levels).
-fn block_scores(flat: &[Flat<'_>], counts: &[Counts]) -> Vec<f64> {
-    let mut score = vec![0f64; flat.len()];
-    for i in 1..flat.len() {
-        let node = flat[i].node;
-        if !scores_as_block(node) {
-            continue;
-        }
-        let text = node.text.as_deref().unwrap_or("");
-        let len = if node.is_text_run() || node.children.is_empty() {
-            text.len()
-        } else {
-            (counts[i].text - counts[i].link_text.min(counts[i].text)) as usize
-        };
-        if len < 25 {
-            continue;
-        }
-        let commas = text.matches([',', '，', '、']).count();
-        let s = 1.0 + commas as f64 + (len / 100).min(3) as f64;
-        let mut p = flat[i].parent as usize;
-        for level in 0..5 {
-            let share = match level {
-                0 => 1.0,
-                1 => 0.5,
-                k => 1.0 / (3.0 * k as f64),
-            };
-            score[p] += s * share;
-            if p == 0 {
-                break;
-            }
-            p = flat[p].parent as usize;
-        }
-    }
-    score
-}
-
-/// The node whose score, scaled by one minus its link density and by its role, is the
-/// highest (the first of equals; 0 when none scores). Text runs, the chrome and
-/// complementary regions are not candidates.
-fn best_scored(flat: &[Flat<'_>], counts: &[Counts], score: &[f64]) -> usize {
-    let mut best = 0;
-    let mut best_score = 0.0;
-    for i in 0..flat.len() {
-        let node = flat[i].node;
-        if node.is_text_run() || is_chrome(role_of(node)) || role_of(node) == "complementary" {
-            continue;
-        }
-        let c = counts[i];
-        let density = if c.text == 0 {
-            0.0
-        } else {
-            f64::from(c.link_text.min(c.text)) / f64::from(c.text)
-        };
-        let mut s = score[i] * (1.0 - density);
-        // Readability's base scores in another form: an article is a likely container of
-        // the main text, a list or table rather a part of it (a gallery's captions).
-        match role_of(node) {
-            "article" => s *= 1.25,
-            "list" | "listitem" | "table" | "rowgroup" | "row" | "cell" | "grid" => s *= 0.5,
-            _ => {}
-        }
-        if s > best_score {
-            best = i;
-            best_score = s;
-        }
-    }
-    best
+    mains
+        .max_by_key(|&i| (counts[i].text, std::cmp::Reverse(i)))
+        .filter(|&m| counts[m].text > 0)
+        .unwrap_or(0)
 }
 
 /// The nearest node holding flat nodes `a` and `b` (the root at worst).
@@ -514,11 +437,6 @@ fn common_ancestor(flat: &[Flat<'_>], mut a: usize, mut b: usize) -> usize {
         }
     }
     a
-}
-
-/// The page's chrome: ranked last.
-fn is_chrome(role: &str) -> bool {
-    matches!(role, "navigation" | "banner" | "contentinfo")
 }
 
 /// Whether the first kilobyte of the subtree's text speaks of cookies or consent.
@@ -652,8 +570,8 @@ struct MainAt {
 }
 
 /// Where the main content is. The producer's word first: the offline walk marks what the
-/// content stage found (the part `read` reads); a tree without marks is scored here
-/// ([`main_content`]).
+/// content stage found (the part `read` reads); a tree without marks falls back to its
+/// `main` landmark ([`main_landmark`]).
 fn locate_main(flat: &[Flat<'_>], counts: &[Counts]) -> MainAt {
     let marked: Vec<usize> = (1..flat.len()).filter(|&i| flat[i].node.main).collect();
     // The whole page marked (the content stage found the content spread over the body:
@@ -662,7 +580,7 @@ fn locate_main(flat: &[Flat<'_>], counts: &[Counts]) -> MainAt {
     let whole = flat.first().is_some_and(|f| f.node.main);
     let main = match marked.as_slice() {
         _ if whole => 0,
-        [] => main_content(flat, counts),
+        [] => main_landmark(flat, counts),
         [one] => *one,
         [first, rest @ ..] => rest
             .iter()
