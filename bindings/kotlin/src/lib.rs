@@ -217,6 +217,9 @@ impl JsSnapshotOptions {
             interactive_only: self.interactive_only,
             cursor_interactive: self.cursor_interactive,
             scope: self.scope.clone(),
+            // The page as HTML is for a host that runs the content stage on it (the live
+            // agent); a WebView host renders the tree alone, its main content the landmark's.
+            html: false,
         })
     }
 }
