@@ -540,11 +540,16 @@ impl<'c, 'a> Walker<'c, 'a> {
                     }
                 }
                 Work::Enter { id, vis_hidden } => match &dom.node(id).data {
-                    NodeData::Text(t) if !vis_hidden => self.push_text(
-                        dom.str(*t),
-                        self.cx.styles.text_transform(dom, id),
-                        self.cx.in_content(id),
-                    ),
+                    NodeData::Text(t) if !vis_hidden => {
+                        if gap_before(dom, self.cx.styles, id) {
+                            self.space();
+                        }
+                        self.push_text(
+                            dom.str(*t),
+                            self.cx.styles.text_transform(dom, id),
+                            self.cx.in_content(id),
+                        )
+                    }
                     NodeData::Element(el) => self.enter(id, dom.element_of(el), vis_hidden),
                     _ => {}
                 },

@@ -33,9 +33,9 @@ use crate::style::Styles;
 /// deep or wide the page.
 const SCAN_NODES: usize = 48;
 
-/// Whether the walk or `read` puts a space before element `id`'s text: it and the shown
-/// sibling before it are boxes of their own with no text between them, and their text would
-/// run into one word ([the module](self)).
+/// Whether the walk or `read` puts a space before node `id` (an element or a text): it and
+/// the sibling before it meet with no space between, and their text would run into one word
+/// ([the module](self)).
 pub fn gap_before(dom: &Dom, styles: &Styles, id: NodeId) -> bool {
     let node = dom.node(id);
     let Some(prev) = node.prev_sibling else {
@@ -48,14 +48,14 @@ pub fn gap_before(dom: &Dom, styles: &Styles, id: NodeId) -> bool {
         (NodeData::Text(t), NodeData::Element(_)) => {
             let right = dom.str(*t).chars().next();
             right.is_some_and(char::is_uppercase)
-                && inline_box(dom, styles, prev)
-                    .is_some_and(|_| case_turns(edge(dom, styles, prev, Edge::Last), right))
+                && shown_inline(dom, styles, prev)
+                && case_turns(edge(dom, styles, prev, Edge::Last), right)
         }
         (NodeData::Element(_), NodeData::Text(t)) => {
             let left = dom.str(*t).chars().next_back();
             left.is_some_and(char::is_lowercase)
-                && inline_box(dom, styles, id)
-                    .is_some_and(|_| case_turns(left, edge(dom, styles, id, Edge::First)))
+                && shown_inline(dom, styles, id)
+                && case_turns(left, edge(dom, styles, id, Edge::First))
         }
         _ => false,
     };
@@ -81,14 +81,13 @@ fn boxes_meet(dom: &Dom, styles: &Styles, id: NodeId, el: Element<'_>) -> bool {
     words_meet(left, right)
 }
 
-/// Element `id` when it is shown and inline (a block stands apart already), and not a
+/// Whether element `id` is shown and inline (a block stands apart already), and not a
 /// break (`<wbr>` offers one, and joins the words when it is not taken).
-fn inline_box<'d>(dom: &'d Dom, styles: &Styles, id: NodeId) -> Option<Element<'d>> {
-    let el = dom.element(id)?;
-    let style = styles.get(id);
-    let shown = subtree_hidden(styles, id, el).is_none();
-    let breaks = el.is_html(&local_name!("wbr")) || el.is_html(&local_name!("br"));
-    (shown && !breaks && !is_block_styled(el, &style)).then_some(el)
+fn shown_inline(dom: &Dom, styles: &Styles, id: NodeId) -> bool {
+    dom.element(id).is_some_and(|el| {
+        let breaks = el.is_html(&local_name!("wbr")) || el.is_html(&local_name!("br"));
+        !breaks && subtree_hidden(styles, id, el).is_none() && !is_block_styled(el, &styles.get(id))
+    })
 }
 
 /// Between a box and the bare text beside it, only a turn from a small letter to a capital

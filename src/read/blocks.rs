@@ -244,8 +244,10 @@ impl<'p> Extract<'p> {
                 if !self.page.text_hidden(id) {
                     self.start.get_or_insert(at);
                     self.last = self.last.max(at);
-                    let s = dom.str(*t);
-                    self.cur().text(s);
+                    if gap_before(dom, self.page.styles(), id) {
+                        self.cur().boundary();
+                    }
+                    self.cur().text(dom.str(*t));
                 }
                 return;
             }

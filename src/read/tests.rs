@@ -2068,3 +2068,21 @@ fn chips_and_cells_are_separate_words_and_styled_boxes_are_lines() {
         &["[Drama](e", ") [Thriller](e", "boldwords and $72.99."],
     );
 }
+
+/// A label in a phrasing element with its text run on (`<b class=title>…</b>Our…`) reads as
+/// two words, in `read` and in the snapshot's text runs; a word styled in part stays one.
+#[test]
+fn a_label_run_into_its_text_is_two_words() {
+    let html = format!(
+        "<main><h1>Services</h1><ul><li><b class=title>Industry Competency</b>Our experts \
+         know the trade.</li><li><b>W</b>ord and <a href=/l>link</a>s</li></ul><p>{PROSE}</p></main>"
+    );
+    let text = read_all(&html);
+    assert_in_order(
+        &text,
+        &["Industry Competency Our experts", "Word and [link](e"],
+    );
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let snap = doc.snapshot(&crate::RenderOptions::default()).text;
+    assert!(snap.contains("Industry Competency Our experts"), "{snap}");
+}
