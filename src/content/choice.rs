@@ -8,7 +8,7 @@
 use html5ever::local_name;
 
 use super::element::{first_class, is_main_landmark, is_microdata_thread, is_post_id};
-use super::measure::{Page, BOILER, COMMENTS, HIDDEN, UNLIKELY, VISITED};
+use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
 use super::{Cleaning, MainContent};
 use crate::aria::Index;
@@ -258,10 +258,7 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         kept = page.kept_chars(&parts);
     }
     let comments = if strict {
-        dom.elements()
-            .map(|(id, _)| id)
-            .filter(|id| page.flags[id.index()] & COMMENTS != 0)
-            .collect()
+        page.comments.clone()
     } else {
         Vec::new()
     };

@@ -61,9 +61,6 @@ const AUTHOR_PANE: u16 = 4096;
 /// A forum post's signature by its class or id: the same lines under every post of its
 /// author, never the thread, whatever the cleaning ([`Page::left_out`]).
 const SIGNATURE: u16 = 8192;
-/// Unlikely by a word that names comments: what the relaxed extraction brings back that
-/// does not replace a story (`content::choice`).
-pub(super) const COMMENTS: u16 = 16384;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -149,6 +146,9 @@ pub(crate) struct Page<'a> {
     /// article's `div.item-page__page-header`): the page's headline still, for the choice
     /// (`Page::headline_region`), though never read from there.
     pub(super) skipped_h1: Option<NodeId>,
+    /// Blocks skipped as unlikely by a word that names comments, in document order: what
+    /// the relaxed extraction brings back that does not replace a story (`content::choice`).
+    pub(super) comments: Vec<NodeId>,
 }
 
 /// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden
@@ -262,6 +262,7 @@ impl<'a> Page<'a> {
             microdata_products: Vec::new(),
             h1s: Vec::new(),
             skipped_h1: None,
+            comments: Vec::new(),
         };
         page.pass();
         page
@@ -399,7 +400,7 @@ impl<'a> Page<'a> {
                             self.flags[i] |= SIGNATURE;
                         }
                         if h.comments {
-                            self.flags[i] |= COMMENTS;
+                            self.comments.push(id);
                         }
                         if self.strict() {
                             self.number_subtree(id, &mut next_order);
