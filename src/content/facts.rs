@@ -131,6 +131,21 @@ pub(crate) fn declared_text(dom: &Dom) -> Option<String> {
     (!text.is_empty()).then(|| truncate_with_ellipsis(&text, MAX_DECLARED).into_owned())
 }
 
+/// The one product a page declares: its name and its declared description, cut at
+/// [`MAX_DECLARED`] characters. For a product page whose description no person sees
+/// (`read` checks that the page shows none of it).
+pub(crate) fn declared_description(dom: &Dom) -> Option<(String, String)> {
+    let Entity::Json(Kind::Product, map) = main_entity(dom)? else {
+        return None;
+    };
+    let name = map.get("name").and_then(text_value)?;
+    let text = map.get("description").and_then(text_value)?;
+    Some((
+        name,
+        truncate_with_ellipsis(&text, MAX_DECLARED).into_owned(),
+    ))
+}
+
 /// What the page is about: the one entity of the first [`KINDS`] kind it declares, from
 /// JSON-LD, else from microdata. Two products or more (a listing) are no one thing.
 fn main_entity(dom: &Dom) -> Option<Entity<'_>> {

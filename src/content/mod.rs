@@ -79,7 +79,7 @@ mod structured;
 
 pub(crate) use choice::{find, no_script_view_may_win, no_script_view_wins};
 pub(crate) use element::{heading_level, is_block};
-pub(crate) use facts::{data_line, declared_text};
+pub(crate) use facts::{data_line, declared_description, declared_text};
 pub(crate) use measure::Page;
 
 use crate::parse::{Dom, NodeId};

@@ -2086,3 +2086,85 @@ fn a_label_run_into_its_text_is_two_words() {
     let snap = doc.snapshot(&crate::RenderOptions::default()).text;
     assert!(snap.contains("Industry Competency Our experts"), "{snap}");
 }
+
+/// A product page: its JSON-LD declares `description`; the page shows `shown` in its
+/// product block and has `title`.
+fn product_page(title: &str, description: &str, shown: &str) -> String {
+    format!(
+        r#"<html><head><title>{title}</title><script type="application/ld+json">
+        {{"@context":"https://schema.org","@type":"Product","name":"Harbour Wool Socks",
+          "description":"{description}","offers":{{"price":"17.00","priceCurrency":"EUR"}}}}
+        </script></head><body><nav><a href="/">Home</a></nav><main>
+        <h1>Harbour Wool Socks</h1><p>€17.00</p><button class="add-to-cart">Add to cart</button>
+        <p>{shown}</p></main></body></html>"#
+    )
+}
+
+const SOCKS: &str = "Knitted from undyed merino on a harbour-side loom, these socks keep their \
+    shape through a hundred washes and a thousand wet quays.";
+
+#[test]
+fn a_product_description_no_person_sees_reads_as_declared() {
+    let html = product_page(
+        "Harbour Wool Socks | Shop",
+        SOCKS,
+        "Free delivery over €50.",
+    );
+    let text = read_all(&html);
+    assert_in_order(
+        &text,
+        &[
+            "# Harbour Wool Socks",
+            "€17.00",
+            DECLARED,
+            "Knitted from undyed merino",
+        ],
+    );
+    // Within any budget, cut and never split.
+    let small = read_with(
+        &html,
+        &ReadOptions {
+            max_chars_total: 200,
+            ..ReadOptions::default()
+        },
+    );
+    assert!(small.text.chars().count() <= 200, "{}", small.text);
+}
+
+#[test]
+fn a_declared_description_the_page_shows_is_not_repeated() {
+    // Shown on the page, with a word in bold the walk splits off.
+    let shown = SOCKS.replacen("undyed merino", "<b>undyed</b> merino", 1);
+    let text = read_all(&product_page("Harbour Wool Socks", SOCKS, &shown));
+    assert_eq!(text.matches("harbour-side loom").count(), 1, "{text}");
+    assert_absent(&text, &[DECLARED]);
+}
+
+#[test]
+fn a_declared_description_needs_the_page_to_be_its_products() {
+    // The title names another thing: a review page declaring the product it reviews.
+    let text = read_all(&product_page(
+        "Ten socks we wore all winter",
+        SOCKS,
+        "Our pick.",
+    ));
+    assert_absent(&text, &[DECLARED, "harbour-side loom"]);
+    // An encoded string is not text.
+    let encoded = "Knitted%20from%20undyed%20merino%20on%20a%20harbour-side%20loom%20today";
+    let text = read_all(&product_page("Harbour Wool Socks", encoded, "Our pick."));
+    assert_absent(&text, &[DECLARED, "Knitted"]);
+}
+
+#[test]
+fn a_page_that_shows_nothing_reads_its_declared_text() {
+    let html = r#"<html><head><script type="application/ld+json">
+        {"@type":"QAPage","mainEntity":{"@type":"Question","name":"Why do quays rust?",
+        "text":"Salt air and wet iron.","acceptedAnswer":{"@type":"Answer",
+        "text":"Chlorides break the oxide film."}}}</script></head>
+        <body><div id="app"></div></body></html>"#;
+    let text = read_all(html);
+    assert_in_order(
+        &text,
+        &[DECLARED, "Salt air and wet iron.", "Chlorides break"],
+    );
+}
