@@ -574,7 +574,11 @@ impl<'a> Page<'a> {
         pa.paragraphs = pa.paragraphs.saturating_add(a.paragraphs);
         pa.images = pa.images.saturating_add(a.images);
         pa.items = pa.items.saturating_add(a.items);
-        pa.inputs = pa.inputs.saturating_add(a.inputs);
+        // A form's fields weigh against the form's own blocks, not against what holds the
+        // form: a newsletter box at the end of a story took the story with it.
+        if !(html && *el.local() == local_name!("form")) {
+            pa.inputs = pa.inputs.saturating_add(a.inputs);
+        }
         pa.heading_text = pa.heading_text.saturating_add(a.heading_text);
         pa.heading_prose = pa.heading_prose.saturating_add(a.heading_prose);
         pa.code_text = pa.code_text.saturating_add(a.code_text);

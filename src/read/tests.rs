@@ -196,6 +196,28 @@ fn a_section_that_is_mostly_a_list_is_kept() {
     assert_in_order(&text, &["Patches sent for review:", "attribute number 8"]);
 }
 
+/// A form's fields weigh against the form, not against the block that holds it: a
+/// newsletter box at the end of a story (Readability removes fields before it judges the
+/// blocks around them) took the story's last paragraphs with it.
+#[test]
+fn a_newsletter_form_does_not_take_the_block_around_it() {
+    let html = format!(
+        "<article><p>{PROSE}</p><div class=post-end><p>Click through for the whole strip.</p>\
+         <p><a href=/strip>The generation we love to dump on</a></p>\
+         <div class=signup><form><label for=m>Get the newsletter</label>\
+         <input id=m type=email><input type=submit value=Subscribe></form></div></div></article>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "Click through for the whole strip.",
+            "The generation we love",
+        ],
+    );
+    assert_absent(&text, &["Get the newsletter"]);
+}
+
 /// A list of short items is judged by its class, not by the score its tag starts from: one
 /// long nested item scores the list as a Readability candidate, from -3 (a list's prior),
 /// and it stayed negative and went whole.
