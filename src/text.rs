@@ -63,6 +63,8 @@ impl TextBuf {
     /// Appends raw text, collapsing whitespace. Works a word at a time: ASCII whitespace
     /// bytes are always character boundaries, so words are pushed as slices.
     pub fn push_str(&mut self, s: &str) {
+        let shown = without_soft_hyphens(s);
+        let s: &str = &shown;
         let bytes = s.as_bytes();
         let mut i = 0;
         while i < bytes.len() && !self.truncated {
@@ -200,6 +202,21 @@ pub(crate) fn alnum(s: &str) -> impl Iterator<Item = char> + '_ {
 /// Letters, digits and apostrophes continue a word for `text-transform: capitalize`.
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}')
+}
+
+/// U+00AD SOFT HYPHEN marks where a word may break, and shows (as a hyphen) only where a line
+/// does break there: a person reads the word whole. German and Dutch sites put one between
+/// every pair of syllables (`Mit&shy;tel&shy;al&shy;ter`); kept, they split every word for
+/// a reader that matches words, a model's tokenizer included.
+const SOFT_HYPHEN: char = '\u{ad}';
+
+/// `s` as a person reads it, without soft hyphens: borrowed when it has none (a byte scan
+/// for the soft hyphen's last byte, which a few other characters share).
+pub fn without_soft_hyphens(s: &str) -> std::borrow::Cow<'_, str> {
+    if memchr::memchr(0xAD, s.as_bytes()).is_none() || !s.contains(SOFT_HYPHEN) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.replace(SOFT_HYPHEN, ""))
 }
 
 /// The ellipsis appended to text cut by a limit.
@@ -413,6 +430,18 @@ mod tests {
             let lowered = s.to_lowercase();
             assert_eq!(words.iter().any(|w| lowered.contains(w)), hit, "{s}");
             assert_eq!(mentions_any(s, words), hit, "{s}");
+        }
+    }
+
+    #[test]
+    fn soft_hyphens_are_not_shown() {
+        assert_eq!(
+            normalize("Mit\u{ad}tel\u{ad}al\u{ad}ter  war"),
+            "Mittelalter war"
+        );
+        // Characters that share the soft hyphen's last byte stay (U+01AD, U+2DAD, U+0AAD).
+        for s in ["\u{1ad}", "x\u{2dad}y", "\u{aad}"] {
+            assert_eq!(without_soft_hyphens(s), s);
         }
     }
 

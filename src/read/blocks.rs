@@ -52,7 +52,8 @@ struct Line {
 
 impl Line {
     fn text(&mut self, s: &str) {
-        for (i, word) in s.split(is_html_space).enumerate() {
+        let shown = crate::text::without_soft_hyphens(s);
+        for (i, word) in shown.split(is_html_space).enumerate() {
             if i > 0 {
                 self.pending_space = true;
             }

@@ -2190,3 +2190,17 @@ fn a_page_that_shows_nothing_reads_its_declared_text() {
         &[DECLARED, "Salt air and wet iron.", "Chlorides break"],
     );
 }
+
+#[test]
+fn soft_hyphens_are_not_read() {
+    let html = format!(
+        "<article><h1>Wein</h1><p>Schon im Mit&shy;tel&shy;al&shy;ter war \
+        der St. Mag&shy;da&shy;le&shy;ner bekannt. {PROSE}</p></article>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &["Schon im Mittelalter war der St. Magdalener bekannt."],
+    );
+    assert!(!text.contains('\u{ad}'), "{text}");
+}
