@@ -190,6 +190,17 @@ fn measure(s: &str) -> (u32, u32) {
     (chars, commas)
 }
 
+/// Text fields a form a person fills in has at least (a text area counts as this many).
+const FILL_IN_FIELDS: usize = 2;
+/// Shown characters a fill-in form holds at most: its labels and notes ("Your e-mail
+/// address will not be published", a consent line, a blog host's sign-in choices, which
+/// run to 900). A thread that forum software wraps in one form holds more.
+const FILL_IN_TEXT: u32 = 1000;
+/// Nodes of a form looked at for its fields.
+const FILL_IN_SCAN: usize = 400;
+/// The `<input>` types a person types text into.
+const TEXT_ENTRY: &[&str] = &["text", "email", "url", "tel", "password"];
+
 /// Text a block says when it is only a label or a placeholder, in the languages
 /// Readability knows (its `adWords` and `loadingWords`, which `_cleanConditionally` removes):
 /// an "Advertisement" over an empty ad slot, a spinner's "Loading…" that a script replaces.
@@ -727,6 +738,50 @@ impl<'a> Page<'a> {
             && self.agg[id.index()].heading_text == 0
     }
 
+    /// Whether `el` is a form a person fills in: a text area, or two text fields or more
+    /// (a search box and its button, a product's quantity and size are not), with little
+    /// text besides its labels (forum software wraps a whole thread in one form).
+    fn is_fill_in_form(&self, id: NodeId, el: Element<'_>) -> bool {
+        if !el.is_html(&local_name!("form")) || self.agg[id.index()].text > FILL_IN_TEXT {
+            return false;
+        }
+        let mut fields = 0;
+        for d in self.dom.descendants(id).take(FILL_IN_SCAN) {
+            let Some(e) = self.dom.element(d) else {
+                continue;
+            };
+            fields += match *e.local() {
+                local_name!("textarea") => FILL_IN_FIELDS,
+                local_name!("input") if TEXT_ENTRY.contains(&input_type(e)) => 1,
+                _ => continue,
+            } * usize::from(!self.hidden_below(d, id));
+            if fields >= FILL_IN_FIELDS {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `id` or an element between it and `top` was found hidden. A pass that left
+    /// the subtree out (a `commentform` on the strict attempt) never looked at its nodes:
+    /// they count as shown.
+    fn hidden_below(&self, id: NodeId, top: NodeId) -> bool {
+        std::iter::successors(Some(id), |&n| self.dom.node(n).parent)
+            .take_while(|&n| n != top)
+            .any(|n| self.flags[n.index()] & (HIDDEN | VIS_HIDDEN) != 0)
+    }
+
+    /// Whether `el` is a heading whose next element is a fill-in form: the form's title.
+    fn names_a_fill_in_form(&self, id: NodeId, el: Element<'_>) -> bool {
+        if heading_level(el).is_none() {
+            return false;
+        }
+        let dom = self.dom;
+        let next = std::iter::successors(dom.node(id).next_sibling, |&n| dom.node(n).next_sibling)
+            .find_map(|n| dom.element(n).map(|e| (n, e)));
+        next.is_some_and(|(n, e)| self.is_fill_in_form(n, e))
+    }
+
     /// Whether unlikely-by-class subtrees are left out of the pass and class weights apply.
     pub(super) fn strict(&self) -> bool {
         self.cleaning == Cleaning::Strict
@@ -772,6 +827,12 @@ impl<'a> Page<'a> {
         // checkbox, and `read`'s listing line says which filters are on. (A radio's label
         // stays: a product's sizes and colours are its options.)
         if self.labels_a_checkbox(id, el) {
+            return true;
+        }
+        // Whatever the cleaning: a form a person fills in (a comment, a login, a contact
+        // form) is no text to read, nor the heading that names it ("Leave a Reply",
+        // "Kommentar verfassen"); its fields have refs in the snapshot.
+        if self.is_fill_in_form(id, el) || self.names_a_fill_in_form(id, el) {
             return true;
         }
         // Whatever the cleaning: a signature (the relaxed one keeps other unlikely blocks, a

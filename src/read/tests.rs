@@ -2204,3 +2204,26 @@ fn soft_hyphens_are_not_read() {
     );
     assert!(!text.contains('\u{ad}'), "{text}");
 }
+
+#[test]
+fn a_comment_form_and_its_heading_are_not_read() {
+    let html = format!(
+        "<article><h1>Sailing north</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>\
+         <div id=respond><h3 id=reply-title>Leave a Reply</h3><form id=commentform>\
+         <p class=comment-notes>Your email address will not be published.</p>\
+         <label for=c>Comment</label><textarea id=c></textarea>\
+         <label for=a>Name *</label><input id=a><label for=e>Email *</label>\
+         <input id=e type=email><input type=submit value='Post Comment'></form></div>\
+         <p>Filed under boats.</p></article>"
+    );
+    let text = read_all(&html);
+    assert_in_order(&text, &["# Sailing north", "Filed under boats."]);
+    assert_absent(&text, &["Leave a Reply", "will not be published", "Name *"]);
+    // A search box and its button is no form to fill in: what a page says beside it stays.
+    let search = format!(
+        "<article><h1>Sailing north</h1><p>{PROSE}</p><form><h3>Find a harbour</h3>\
+         <p>Every harbour on the coast, with its depth.</p><input type=search>\
+         <input type=submit value=Find></form></article>"
+    );
+    assert_in_order(&read_all(&search), &["Find a harbour", "with its depth."]);
+}
