@@ -7,6 +7,8 @@
 //! - a disclosure or tab (<https://www.w3.org/WAI/ARIA/apg/patterns/disclosure/>,
 //!   `…/patterns/tabs/`): an element with `aria-expanded` or role `tab` whose `aria-controls`
 //!   lists the panel's id;
+//! - a tab that a `tabpanel` names by its `aria-labelledby`: the tabs pattern ties tab and
+//!   panel from both sides, and design systems often write only the panel's side;
 //! - a framework's collapse or tab toggle (Bootstrap's `data-bs-toggle`, `data-toggle` =
 //!   `collapse`, `tab` or `pill`) whose `data-bs-target`, `data-target` or `href` is `#id`.
 //!
@@ -27,10 +29,14 @@ use super::hidden::{is_hidden, subtree_hidden, HiddenReason};
 use crate::parse::{Dom, Element, NodeId};
 use crate::style::Styles;
 
-/// A control's claim on a panel, before the ids are resolved: the control and the id it names.
+/// A claim that a control reveals a panel, before the ids are resolved: the element making
+/// it and the id it names.
 pub(crate) struct Claim {
-    control: NodeId,
+    from: NodeId,
     target: Box<str>,
+    /// `from` is a tab panel and `target` the id of its tab (its `aria-labelledby`); else
+    /// `from` is the control and `target` the panel's id.
+    panel_names_tab: bool,
 }
 
 /// The toggles of the frameworks whose collapse and tab panels a click reveals.
@@ -67,9 +73,22 @@ pub(crate) fn claims(id: NodeId, el: Element<'_>, out: &mut Vec<Claim>) {
     if disclosure && !popup {
         if let Some(ids) = el.attr(&local_name!("aria-controls")) {
             out.extend(ids.split_ascii_whitespace().map(|t| Claim {
-                control: id,
+                from: id,
                 target: t.into(),
+                panel_names_tab: false,
             }));
+        }
+    }
+    if role == "tabpanel" {
+        let tab = el
+            .attr(&local_name!("aria-labelledby"))
+            .and_then(|ids| ids.split_ascii_whitespace().next());
+        if let Some(tab) = tab {
+            out.push(Claim {
+                from: id,
+                target: tab.into(),
+                panel_names_tab: true,
+            });
         }
     }
     let names = &*NAMES;
@@ -87,8 +106,9 @@ pub(crate) fn claims(id: NodeId, el: Element<'_>, out: &mut Vec<Claim>) {
             .filter(|t| !t.is_empty() && t.bytes().all(is_id_byte));
         if let Some(t) = target {
             out.push(Claim {
-                control: id,
+                from: id,
                 target: t.into(),
+                panel_names_tab: false,
             });
         }
     }
@@ -118,9 +138,14 @@ impl Collapsed {
         by_id: impl Fn(NodeId, &str) -> Option<NodeId>,
     ) -> Collapsed {
         let mut control_of = HashMap::new();
-        for Claim { control, target } in claims {
-            let Some(panel) = by_id(control, &target) else {
+        for claim in claims {
+            let Some(named) = by_id(claim.from, &claim.target) else {
                 continue;
+            };
+            let (control, panel) = match claim.panel_names_tab {
+                false => (claim.from, named),
+                true if is_tab(dom, named) => (named, claim.from),
+                true => continue,
             };
             if control_of.contains_key(&panel) || dom.holds(panel, control) {
                 continue;
@@ -156,6 +181,13 @@ impl Collapsed {
     pub(crate) fn control_of(&self, panel: NodeId) -> Option<NodeId> {
         self.control_of.get(&panel).copied()
     }
+}
+
+/// Whether `id` is an element of role `tab`.
+fn is_tab(dom: &Dom, id: NodeId) -> bool {
+    dom.element(id)
+        .and_then(|el| el.attr(&local_name!("role")))
+        .is_some_and(|r| r.split_ascii_whitespace().next() == Some("tab"))
 }
 
 /// Whether `panel` is hidden by itself only, as a collapsed part of the page is: by its own
@@ -215,14 +247,19 @@ mod tests {
                     <a data-bs-toggle=collapse href=#faq1>Shipping?</a>\
                     <div class=collapse id=faq1 style='display:none'>Two days.</div>\
                     <button data-toggle=collapse data-target=#faq2>Returns?</button>\
-                    <div id=faq2 aria-hidden=true>Thirty days.</div>";
+                    <div id=faq2 aria-hidden=true>Thirty days.</div>\
+                    <div role=tablist><span role=tab id=py aria-selected=true>Python</span>\
+                    <span role=tab id=go>Go</span></div>\
+                    <div role=tabpanel aria-labelledby=py>pip install</div>\
+                    <div role=tabpanel aria-labelledby=go hidden>go get</div>";
         assert_eq!(
             panels(html),
             [
                 "Hand-thrown stoneware.",
                 "Specs.",
                 "Two days.",
-                "Thirty days."
+                "Thirty days.",
+                "go get"
             ]
         );
     }
@@ -248,6 +285,9 @@ mod tests {
             "<button aria-controls=d>x</button><div id=d hidden>y</div>",
             // A selector that is no id.
             "<a data-bs-toggle=collapse href='#d .x'>x</a><div id=d hidden>y</div>",
+            // A tab panel named by a heading, not by a tab; or by a hidden tab.
+            "<h3 id=h>x</h3><div role=tabpanel aria-labelledby=h hidden>y</div>",
+            "<span role=tab id=t hidden>x</span><div role=tabpanel aria-labelledby=t hidden>y</div>",
         ] {
             assert!(panels(html).is_empty(), "{html}");
         }
