@@ -86,8 +86,10 @@ let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
 let hcap, mo;
 let hattrs = el => { let s = ''; for (let a of el.getAttributeNames()) if (KEPT.test(a)) s += ' ' + a + '="' + esc(cut(attr(el, a), 300)) + '"'; return s; };
 
-// Text cut at n code points, ending in an ellipsis when cut (src/text.rs).
-let cut = (s, n) => { let a = [...s]; return a.length <= n ? s : n ? a.slice(0, n - 1).join('') + '\u2026' : ''; };
+// Text cut at n code points, ending in an ellipsis when cut (src/text.rs). Spread into code
+// points only when it may be too long (no more UTF-16 units than n: no more code points): it
+// is asked of every name, attribute and written attribute. (Called with two arguments only.)
+let cut = (s, n, a = s.length > n && [...s]) => a && a.length > n ? n ? a.slice(0, n - 1).join('') + '\u2026' : '' : s;
 // Rendered text with a character limit: whitespace collapsed, block boundaries as spaces.
 let buf = limit => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
 let add = (b, w) => {
