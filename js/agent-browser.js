@@ -82,7 +82,9 @@ let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
 // forgets the cap it was written with) or the node cap differs: else `html: false`, and the
 // host reuses what it parsed, once it finds the walk the same (src/live/refs.rs: else it asks
 // again for another cap). Writing and parsing the page are 40 % of a look. (Observed from the
-// first snapshot; our own marks, data-agent-ref, never match.)
+// first snapshot; our own marks, data-agent-ref, never match. The test is short for the
+// script's size: /^c/ takes childList, characterData and class, and checked, cols… besides,
+// which only costs a write.)
 let hcap, mo;
 let hattrs = el => { let s = ''; for (let a of el.getAttributeNames()) if (KEPT.test(a)) s += ' ' + a + '="' + esc(cut(attr(el, a), 300)) + '"'; return s; };
 
