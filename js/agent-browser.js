@@ -77,14 +77,21 @@ let esc = s => s.replace(/[&<"]/g, c => '&#' + c.charCodeAt() + ';');
 // (noembed and noframes are never shown: display:none in the UA sheet.)
 let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
 // (Names, then values: 3x faster than walking `attributes`, which makes an Attr of each.)
-// The HTML is written again only when the page changed since it was last written (a mutation
-// other than our own marks: hcap forgets the cap it was written with) or the node cap differs:
-// else `html: false`, and the host reuses what it parsed. (Observed from the first snapshot.)
+// The HTML is written again only when the page changed since it was last written by a mutation
+// that may move what is shown (nodes added or removed, text, class, style, hidden, open: hcap
+// forgets the cap it was written with) or the node cap differs: else `html: false`, and the
+// host reuses what it parsed, once it finds the walk the same (src/live/refs.rs: else it asks
+// again for another cap). Writing and parsing the page are 40 % of a look. (Observed from the
+// first snapshot; our own marks, data-agent-ref, never match. The test is short for the
+// script's size: /^c/ takes childList, characterData and class, and checked, cols… besides,
+// which only costs a write.)
 let hcap, mo;
 let hattrs = el => { let s = ''; for (let a of el.getAttributeNames()) if (KEPT.test(a)) s += ' ' + a + '="' + esc(cut(attr(el, a), 300)) + '"'; return s; };
 
-// Text cut at n code points, ending in an ellipsis when cut (src/text.rs).
-let cut = (s, n) => { let a = [...s]; return a.length <= n ? s : n ? a.slice(0, n - 1).join('') + '\u2026' : ''; };
+// Text cut at n code points, ending in an ellipsis when cut (src/text.rs). Spread into code
+// points only when it may be too long (no more UTF-16 units than n: no more code points): it
+// is asked of every name, attribute and written attribute. (Called with two arguments only.)
+let cut = (s, n, a = s.length > n && [...s]) => a && a.length > n ? n ? a.slice(0, n - 1).join('') + '\u2026' : '' : s;
 // Rendered text with a character limit: whitespace collapsed, block boundaries as spaces.
 let buf = limit => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
 let add = (b, w) => {
@@ -423,7 +430,7 @@ let snapshot = (options = {}) => {
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
   let top = {_node: {tag: tag(root)}, _text: buf(1e5), _kidsP: false}, open = [top], order = [], work = [];
   let push = (n, vis) => rkids(n, c => work.push([c, vis]));
-  if (!mo) (mo = new MutationObserver(rs => rs.some(r => r.attributeName !== AR) && (hcap = 0))).observe(D, {subtree: 1, childList: 1, attributes: 1, characterData: 1});
+  if (!mo) (mo = new MutationObserver(rs => rs.some(r => /^(c|st|hi|op)/.test(r.attributeName || r.type)) && (hcap = 0))).observe(D, {subtree: 1, childList: 1, attributes: 1, characterData: 1});
   let truncated = false, h = options.html && hcap !== o._maxNodes && [], hl = 0;
   // Bounded: a page's serialisation past 4M characters is cut (the parser closes what is open).
   let hp = s => { if (hl < 4e6) { h.push(s); hl += s.length; } };

@@ -1905,6 +1905,90 @@ fn read_reads_the_article_a_script_built() {
     a.finish();
 }
 
+/// The ref the first line of a look names as the main content (`main=eN`).
+fn main_of(look: &Value) -> String {
+    let first = look["snapshot"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap_or("");
+    let at = first
+        .find("main=")
+        .unwrap_or_else(|| panic!("no main on {first:?}"));
+    first[at + 5..]
+        .chars()
+        .take_while(|c| *c == 'e' || c.is_ascii_digit())
+        .collect()
+}
+
+/// The look's main content after changes: a change that moves nothing shown keeps the
+/// content stage's marks (the page is not written again), and one that shows other content
+/// moves them, whether it came by new elements or by an attribute a style rule reads (which
+/// the script does not count as a change: the host finds the walk another and asks for the
+/// page again). A read after it reads the content shown now.
+#[test]
+fn the_main_content_holds_through_a_small_change_and_follows_a_large_one() {
+    let base = fixtures();
+    let Some(mut a) = Agent::start() else { return };
+    let js = |a: &mut Agent, code: &str| drop(a.ok("eval", json!({ "js": code })));
+    a.ok("go", json!({"url": format!("{base}/story.html")}));
+    // A second story, shown only while the body says data-mode=b, where the first hides.
+    js(
+        &mut a,
+        "(() => { let s = document.createElement('style'); s.textContent = '#other {display: \
+         none} body[data-mode=b] #app {display: none} body[data-mode=b] #other {display: block}'; \
+         document.head.append(s); let o = document.createElement('article'); o.id = 'other'; \
+         o.innerHTML = '<h1>Silver falls</h1>' + [1, 2, 3, 4, 5, 6].map(i => '<p>Silver fell \
+         for a third day on Wednesday as funds sold and miners reported higher output than \
+         expected. Silver paragraph ' + i + '.</p>').join(''); \
+         document.querySelector('main').append(o); return 1; })()",
+    );
+    let look = a.ok("look", json!({}));
+    let gold = ref_on_line(look["snapshot"].as_str().unwrap(), "- article");
+    assert_eq!(main_of(&look), gold, "{look}");
+    // Small: an attribute no style rule reads.
+    js(&mut a, "document.body.setAttribute('data-look', '1')");
+    let look = a.ok("look", json!({}));
+    assert_eq!(main_of(&look), gold, "{look}");
+    // Large, by an attribute: the silver story shows, the gold one hides.
+    js(&mut a, "document.body.setAttribute('data-mode', 'b')");
+    let look = a.ok("look", json!({}));
+    let snapshot = look["snapshot"].as_str().unwrap();
+    assert!(
+        snapshot.contains("Silver falls") && !snapshot.contains("Gold hits"),
+        "{snapshot}"
+    );
+    let silver = ref_on_line(snapshot, "- article");
+    assert_ne!(silver, gold);
+    assert_eq!(main_of(&look), silver, "{snapshot}");
+    let read = a.ok("read", json!({}));
+    let text = read["text"].as_str().unwrap();
+    assert!(
+        text.contains("Silver paragraph 6.") && !text.contains("Gold hits"),
+        "{text}"
+    );
+    // Back: the gold story's article, the same element, has its ref again.
+    js(&mut a, "document.body.removeAttribute('data-mode')");
+    let look = a.ok("look", json!({}));
+    assert_eq!(main_of(&look), gold, "{look}");
+    // Large, by new elements: another story in place of the gold one.
+    js(
+        &mut a,
+        "document.getElementById('app').innerHTML = '<article><h1>Copper climbs</h1>' + \
+         [1, 2, 3, 4, 5].map(i => '<p>Copper rose to a two-year high as smelters cut output \
+         and stockpiles in Shanghai fell again. Copper paragraph ' + i + '.</p>').join('') + \
+         '</article>'",
+    );
+    let look = a.ok("look", json!({}));
+    let snapshot = look["snapshot"].as_str().unwrap();
+    let copper = ref_on_line(snapshot, "- article");
+    assert!(snapshot.contains("Copper climbs"), "{snapshot}");
+    assert_ne!(copper, gold);
+    assert_eq!(main_of(&look), copper, "{snapshot}");
+    a.finish();
+}
+
 /// `cargo test --release --test agent -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -173,7 +173,7 @@ impl Session {
             opts.from = crate::read::parse_ref(from);
         }
         let tree = self
-            .look_page(None, false, false, Some(READ_MAX_NODES))
+            .look_page(None, false, false, Some(READ_MAX_NODES), true)
             .await?;
         let rendered = self.rendered().ok_or_else(|| {
             AgentError::new(Code::ActionFailed, "the page gave no content to read")

@@ -1,7 +1,9 @@
 //! Looks and refs: the script's snapshot numbered session-wide, the look's token on the
 //! document, and the checks that tell a live ref from a stale one.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value};
@@ -119,7 +121,7 @@ impl Session {
         interactive_only: bool,
         viewport_only: bool,
     ) -> Result<NodeTree> {
-        self.look_page(scope, interactive_only, viewport_only, None)
+        self.look_page(scope, interactive_only, viewport_only, None, false)
             .await
     }
 
@@ -127,13 +129,15 @@ impl Session {
     /// default. The tree's main content is the content stage's, found on the rendered page
     /// ([`Rendered`]: what the script found shown, parsed), which stays in the session for
     /// [`Session::rendered`]; a look scoped by a CSS selector has none (the script walks only
-    /// that part, which is no page of its own).
+    /// that part, which is no page of its own). `exact`: the rendered page must be the page as
+    /// it is now, text and all (a read reads it), not only one the look's marks hold for.
     pub(super) async fn look_page(
         &mut self,
         scope: Option<String>,
         interactive_only: bool,
         viewport_only: bool,
         max_nodes: Option<usize>,
+        exact: bool,
     ) -> Result<NodeTree> {
         let scope_ref = scope.as_deref().and_then(render::scope_ref);
         if let Some(r) = scope_ref {
@@ -149,7 +153,7 @@ impl Session {
             max_nodes: max_nodes.unwrap_or(defaults.max_nodes),
             ..defaults
         };
-        let (token, json, mut rendered) = self.snapshot_rendered(&options).await?;
+        let (token, json, mut rendered) = self.snapshot_rendered(&options, exact).await?;
         // `"error":` can only be a key (inside strings the quotes are escaped), and only the
         // script's error objects have that key.
         if json.contains("\"error\":") {
@@ -172,7 +176,7 @@ impl Session {
         let mut tree = NodeTree::from_json(&json)
             .map_err(|e| AgentError::new(Code::ActionFailed, format!("snapshot failed: {e}")))?;
         // Marked before the frames merge: the tree's order is the script's walk.
-        if let Some(page) = &mut rendered {
+        if let Some((page, _)) = &mut rendered {
             page.mark(&mut tree);
         }
         let (docs, places) = self.merge_frames(&mut tree, &options).await?;
@@ -214,9 +218,9 @@ impl Session {
             }
             stack.extend(node.children.iter_mut().rev());
         }
-        if let Some(mut page) = rendered {
+        if let Some((mut page, walk)) = rendered {
             page.rename(|mark| numbers.get(&(None, mark.number())).copied());
-            self.keep_rendered(token.clone(), page);
+            self.keep_rendered(token.clone(), walk, page);
         }
         let mut looked = vec![tab_doc];
         looked.extend(frame_docs);
@@ -266,43 +270,47 @@ impl Session {
     }
 
     /// The script's snapshot of the tab's document (its token and JSON), with the rendered
-    /// page parsed when `options.html`: from the session's cache when the script answers
-    /// that the page did not change since it last wrote it.
+    /// page parsed when `options.html`, and the walk it was written on: from the session's
+    /// cache when the script answers that no change that may move what is shown came since
+    /// it last wrote the page, and this walk is that one's (see [`Walk::holds`]).
     async fn snapshot_rendered(
         &mut self,
         options: &JsSnapshotOptions,
-    ) -> Result<(String, String, Option<Rendered>)> {
+        exact: bool,
+    ) -> Result<(String, String, Option<(Rendered, Walk)>)> {
         let (token, json) = self.doc_snapshot(None, options).await?;
         if !options.html {
             return Ok((token, json, None));
         }
-        let (html, emitted) = answer_html(&json);
-        match html {
+        match answer_html(&json).0 {
             Some(Html::Text(html)) => {
                 let page = self.parse_rendered(&html).await;
-                Ok((token, json, Some(page)))
+                let walk = Walk::of(&json);
+                Ok((token, json, Some((page, walk))))
             }
             Some(Html::Same(_)) => {
-                // The same page walks to as many nodes (a mutation-free change of what is
-                // shown, an animation's end, would move the places).
-                let same = |page: &Rendered| page.places() + 1 == emitted;
+                let walk = Walk::of(&json);
                 if let Some(i) = self
                     .rendered
                     .iter()
-                    .position(|(t, page)| *t == token && same(page))
+                    .position(|(t, was, page)| *t == token && was.holds(&walk, page, exact))
                 {
-                    let (_, page) = self.rendered.remove(i);
-                    return Ok((token, json, Some(page)));
+                    let (_, was, page) = self.rendered.remove(i);
+                    return Ok((token, json, Some((page, was))));
                 }
-                // The cache lost it (more tabs than it keeps), or what is shown changed without
-                // a mutation: the script writes the page again for another node cap.
+                // The cache lost it (more tabs than it keeps), or what is shown changed
+                // without a mutation the script counts (an attribute a style rule reads, an
+                // animation's end), or a read needs the text as it is: the script writes the
+                // page again for another node cap.
                 let again = JsSnapshotOptions {
                     max_nodes: options.max_nodes + 1,
                     ..options.clone()
                 };
                 let (token, json) = self.doc_snapshot(None, &again).await?;
                 let page = match answer_html(&json).0 {
-                    Some(Html::Text(html)) => Some(self.parse_rendered(&html).await),
+                    Some(Html::Text(html)) => {
+                        Some((self.parse_rendered(&html).await, Walk::of(&json)))
+                    }
                     _ => None,
                 };
                 Ok((token, json, page))
@@ -322,13 +330,14 @@ impl Session {
         Rendered::parse_with_data(html, &ld)
     }
 
-    /// Keeps the rendered page of document `token` (the latest few, one per tab in use).
-    fn keep_rendered(&mut self, token: String, page: Rendered) {
-        self.rendered.retain(|(t, _)| *t != token);
+    /// Keeps the rendered page of document `token` (the latest few, one per tab in use), with
+    /// the walk it was written on.
+    fn keep_rendered(&mut self, token: String, walk: Walk, page: Rendered) {
+        self.rendered.retain(|(t, _, _)| *t != token);
         if self.rendered.len() >= RENDERED_KEPT {
             self.rendered.remove(0);
         }
-        self.rendered.push((token, page));
+        self.rendered.push((token, walk, page));
     }
 
     /// The rendered page of the current tab's latest look, when it took one.
@@ -336,8 +345,8 @@ impl Session {
         let token = self.look_token.as_ref()?;
         self.rendered
             .iter()
-            .find(|(t, _)| t == token)
-            .map(|(_, page)| page)
+            .find(|(t, _, _)| t == token)
+            .map(|(_, _, page)| page)
     }
 
     /// The refs of the current tab's documents when its latest look was taken: the tab's
@@ -455,6 +464,71 @@ enum Html {
     Same(#[allow(dead_code)] bool),
 }
 
+/// What the session keeps of the walk a rendered page was written on, to tell whether a later
+/// walk of the same document, which the script did not write out, still fits that page: the
+/// content stage's marks go by place in the walk.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Walk {
+    /// The nodes' tags and refs in the answer's order (its places, and which element holds
+    /// each one that has a ref: the script's marks last the document's life).
+    shape: u64,
+    /// The whole tree, text and names included.
+    tree: u64,
+    /// The nodes the walk emitted, the root included, and the elements it visited.
+    emitted: usize,
+    visited: usize,
+}
+
+impl Walk {
+    /// The walk of a script's answer.
+    pub(super) fn of(json: &str) -> Walk {
+        // `"stats":` and the keys below can only be keys: inside strings quotes are escaped.
+        let tree = json.rfind(",\"stats\":").map_or(json, |at| &json[..at]);
+        let mut shape = DefaultHasher::new();
+        // (A key and its value: `"tag":"li"` and `"tag":"link"` differ by the closing quote.)
+        let value = |at: usize| tree[at..].split(',').next().unwrap_or("");
+        for (at, _) in tree.match_indices("\"tag\":\"") {
+            value(at).hash(&mut shape);
+        }
+        for (at, _) in tree.match_indices("\"ref\":\"") {
+            value(at).hash(&mut shape);
+        }
+        let mut whole = DefaultHasher::new();
+        tree.hash(&mut whole);
+        Walk {
+            shape: shape.finish(),
+            tree: whole.finish(),
+            emitted: stat(json, "\"emittedNodes\":"),
+            visited: stat(json, "\"visitedNodes\":"),
+        }
+    }
+
+    /// Whether a page written on this walk serves `now`, a later walk of the same document: the
+    /// same places holding the same elements (a text run aside, `text` is no node of its
+    /// own), and few elements shown or hidden past the node cap (at most 1 in 20: the content
+    /// stage may choose another part after more). For an `exact` use, the same tree as well.
+    fn holds(&self, now: &Walk, page: &Rendered, exact: bool) -> bool {
+        page.places() + 1 == now.emitted
+            && self.shape == now.shape
+            && self.emitted == now.emitted
+            && self.visited.abs_diff(now.visited) * 20 <= now.visited
+            && (!exact || self.tree == now.tree)
+    }
+}
+
+/// The number after `key` (a stat of the script's answer), 0 when it has none.
+fn stat(json: &str, key: &str) -> usize {
+    json.rfind(key)
+        .and_then(|at| {
+            let digits = &json[at + key.len()..];
+            let end = digits
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(digits.len());
+            digits[..end].parse().ok()
+        })
+        .unwrap_or(0)
+}
+
 /// The `html` of the script's answer (`None` when it has none: an error answer), and the
 /// nodes its walk emitted, the root included. Found by their keys, not by parsing the answer
 /// again: inside its strings every quote is escaped, so `"html":` can only be the key (the
@@ -468,15 +542,7 @@ fn answer_html(json: &str) -> (Option<Html>, usize) {
         .rfind(",\"html\":")
         .and_then(|at| serde_json::from_str::<Answer>(&format!("{{{}", &json[at + 1..])).ok())
         .map(|answer| answer.html);
-    const EMITTED: &str = "\"emittedNodes\":";
-    let emitted = json.rfind(EMITTED).and_then(|at| {
-        let digits = &json[at + EMITTED.len()..];
-        let end = digits
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(digits.len());
-        digits[..end].parse().ok()
-    });
-    (html, emitted.unwrap_or(0))
+    (html, stat(json, "\"emittedNodes\":"))
 }
 
 /// A ref as the caller knows it (session-wide numbering) and as the page marks it: the mark
@@ -604,6 +670,36 @@ mod tests {
         let same = r#"{"version":1,"tree":{"tag":"body"},"stats":{"emittedNodes":1},"html":false}"#;
         assert_eq!(answer_html(same), (Some(Html::Same(false)), 1));
         assert_eq!(answer_html(r#"{"error":"exception"}"#), (None, 0));
+    }
+
+    #[test]
+    fn a_written_page_serves_a_later_walk_only_while_it_fits() {
+        let answer = |kids: &str, text: &str, visited: usize| {
+            format!(
+                r#"{{"version":1,"tree":{{"tag":"body","children":[{kids},{{"tag":"p","role":"paragraph","text":"{text}"}}]}},"stats":{{"domNodes":9,"visitedNodes":{visited},"emittedNodes":4,"jsTimeMs":{visited}.5}},"html":false}}"#
+            )
+        };
+        let links = r#"{"tag":"a","role":"link","name":"A","ref":"e1"},{"tag":"a","role":"link","name":"B","ref":"e2"}"#;
+        let html = r#"<a data-n=0 href=/a>A</a><a data-n=1 href=/b>B</a><p data-n=2>Words</p>"#;
+        let page = Rendered::parse(html);
+        let was = Walk::of(&answer(links, "Words", 100));
+        // Another timing, a text changed, a few elements more walked: the marks hold; a read
+        // needs the same tree.
+        let now = Walk::of(&answer(links, "Other words", 104));
+        assert!(was.holds(&now, &page, false));
+        assert!(!was.holds(&now, &page, true));
+        assert!(was.holds(&Walk::of(&answer(links, "Words", 100)), &page, true));
+        // Past 1 in 20 elements shown or hidden.
+        assert!(!was.holds(&Walk::of(&answer(links, "Words", 120)), &page, false));
+        // The same number of nodes, but other elements in the places (the refs swapped, or a
+        // link where a paragraph was): the places no longer hold.
+        let swapped = links
+            .replace("e1", "e9")
+            .replace("e2", "e1")
+            .replace("e9", "e2");
+        assert!(!was.holds(&Walk::of(&answer(&swapped, "Words", 100)), &page, false));
+        let p = r#"{"tag":"p","role":"paragraph","ref":"e1"},{"tag":"a","role":"link","name":"B","ref":"e2"}"#;
+        assert!(!was.holds(&Walk::of(&answer(p, "Words", 100)), &page, false));
     }
 
     #[test]

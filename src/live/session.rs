@@ -48,7 +48,7 @@ pub struct Session {
     pub(super) sidebar_log: std::collections::VecDeque<Value>,
     pub(super) logged: u64,
     /// The rendered pages of the latest looks, by document token ([`crate::rendered`]).
-    pub(super) rendered: Vec<(String, crate::rendered::Rendered)>,
+    pub(super) rendered: Vec<(String, super::refs::Walk, crate::rendered::Rendered)>,
 }
 
 /// One tab of the session.
