@@ -129,6 +129,21 @@ const _: () = assert!(std::mem::size_of::<TreeNode>() <= 152);
 pub const TEXT_RUN_TAG: &str = "#text";
 
 impl TreeNode {
+    /// Drops soft hyphens from the text and names of this node and every node below it: a
+    /// script's tree keeps the DOM's text as it is, and the offline walk shows none
+    /// ([`crate::text::without_soft_hyphens`]), so that both paths render one text.
+    fn drop_soft_hyphens(&mut self) {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            for s in [&mut node.text, &mut node.name].into_iter().flatten() {
+                if let std::borrow::Cow::Owned(shown) = crate::text::without_soft_hyphens(s) {
+                    *s = shown.into();
+                }
+            }
+            stack.extend(node.children.iter_mut());
+        }
+    }
+
     /// This node and every node below it, in document order (an explicit stack: no
     /// recursion on tree depth).
     pub fn descendants(&self) -> impl Iterator<Item = &TreeNode> {
@@ -541,13 +556,14 @@ impl NodeTree {
         let mut de = serde_json::Deserializer::from_str(json);
         // Depth was checked above, so serde's own limit (128) would only reject valid trees.
         de.disable_recursion_limit();
-        let tree = NodeTree::deserialize(&mut de)?;
+        let mut tree = NodeTree::deserialize(&mut de)?;
         de.end()?;
         if tree.version != SCHEMA_VERSION {
             return Err(TreeJsonError::Version {
                 found: tree.version,
             });
         }
+        tree.tree.drop_soft_hyphens();
         Ok(tree)
     }
 
@@ -620,6 +636,17 @@ mod tests {
         assert!(json.contains("\"cursorInteractive\":true"));
         assert!(json.contains("\"domNodes\":0"));
         assert_eq!(NodeTree::from_json(&json).expect("parse"), tree);
+    }
+
+    #[test]
+    fn a_scripts_tree_shows_no_soft_hyphens() {
+        let json = "{\"version\":1,\"tree\":{\"tag\":\"body\",\"children\":[\
+            {\"tag\":\"h1\",\"name\":\"Mit\\u00adtel\\u00adal\\u00adter\"},\
+            {\"tag\":\"#text\",\"text\":\"Wein\\u00adbau\"}]}}";
+        let tree = NodeTree::from_json(json).expect("parse");
+        let kids = &tree.tree.children;
+        assert_eq!(kids[0].name.as_deref(), Some("Mittelalter"));
+        assert_eq!(kids[1].text.as_deref(), Some("Weinbau"));
     }
 
     #[test]
