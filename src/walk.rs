@@ -933,6 +933,9 @@ fn emit(
     }
     let (ref_always, ref_if_labelled) = match cat {
         _ if cursor => (true, false),
+        // A control that reveals collapsed text (a closed details with no summary of its
+        // own): a click on its ref opens it, `--scope` on it shows what it holds.
+        _ if node.collapsed.is_some() => (true, false),
         Some(Category::Interactive) => (true, false),
         // Landmarks and dialogs always: a region the renderer folds into a stub line is
         // scoped by its ref.

@@ -13,7 +13,8 @@
 //!   `collapse`, `tab` or `pill`) whose `data-bs-target`, `data-target` or `href` is `#id`.
 //!
 //! The body of a closed `<details>` under its shown `<summary>` is collapsed too; the content
-//! stage reads it where it meets the element (`content::measure`).
+//! stage reads it where it meets the element (`content::measure`). A closed `<details>` with
+//! no `<summary>` is its own control: the browser draws a default one ("Details") in it.
 //!
 //! Never collapsed: a dialog or a menu (an overlay over the page, not a part of it), a
 //! popup's list of suggestions (a combobox's, a search box's), and anything whose control is

@@ -58,8 +58,10 @@ impl Index {
         let mut details = Vec::new();
         for (id, el) in dom.elements() {
             collapsed::claims(id, el, &mut claims);
-            if let Some(Some(summary)) = hidden::closed_details_summary(dom, id, el) {
-                details.push((id, summary));
+            // Without a summary of its own, a closed details draws a default one ("Details")
+            // that is part of it: the details is its own control.
+            if let Some(summary) = hidden::closed_details_summary(dom, id, el) {
+                details.push((id, summary.unwrap_or(id)));
             }
             let scope = dom.scope(id);
             if let Some(v) = el.attr(&local_name!("id")) {
@@ -116,12 +118,14 @@ impl Index {
     /// How many characters of text (white space runs as one) the collapsed panels of
     /// `control` hold, when it reveals any.
     pub fn collapsed_chars(&self, dom: &Dom, control: NodeId) -> Option<NonZeroU32> {
-        // A closed details holds its summary, which is the control's own text.
+        // A closed details holds its summary, which is the control's own text (unless the
+        // details is its own control: it has no summary).
         let chars: usize = self
             .collapsed_panels(control)
             .iter()
-            .flat_map(|&p| dom.descendants(p))
-            .filter(|&d| !dom.holds(control, d))
+            .flat_map(|&p| dom.descendants(p).map(move |d| (p, d)))
+            .filter(|&(p, d)| p == control || !dom.holds(control, d))
+            .map(|(_, d)| d)
             .filter_map(|d| dom.text(d))
             .map(|t| crate::text::normalize(t).chars().count())
             .sum();

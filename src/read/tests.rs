@@ -992,6 +992,31 @@ fn a_closed_details_body_is_collapsed_and_reads_under_its_summary() {
 }
 
 #[test]
+fn a_closed_details_without_a_summary_is_its_own_control() {
+    // The browser draws a default summary ("Details") in it: its line has a ref and says
+    // what it holds, `--scope` on the ref shows it, and read reads it in place.
+    let html = format!(
+        "<main><h1>Notes</h1><p>{PROSE}</p><details><p>The fine print, in full.</p></details>\
+         <div hidden><details><p>SECRET</p></details></div></main>"
+    );
+    let doc = Document::parse(&html, &TreeOptions::default());
+    let snap = doc.snapshot(&RenderOptions::default()).text;
+    assert!(
+        snap.contains("- group [ref=e3] (collapsed: 24 chars)"),
+        "{snap}"
+    );
+    assert!(!snap.contains("fine print"), "{snap}");
+    let scoped = doc.snapshot_scoped("e3", &RenderOptions::default());
+    assert!(scoped
+        .expect("scope")
+        .text
+        .contains("The fine print, in full."));
+    let text = read(&html);
+    assert_in_order(&text, &["# Notes", "The fine print, in full."]);
+    assert_absent(&text, &["SECRET"]);
+}
+
+#[test]
 fn images_under_visibility_hidden_say_nothing() {
     // The alt text of images under `visibility: hidden` is as hidden as the text there.
     let html = format!(
