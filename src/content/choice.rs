@@ -7,12 +7,14 @@
 
 use html5ever::local_name;
 
-use super::element::{first_class, is_main_landmark, is_microdata_thread, is_post_id};
+use super::element::{
+    first_class, is_main_landmark, is_microdata_thread, is_other_products, is_post_id,
+};
 use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
 use super::{Cleaning, MainContent};
 use crate::aria::Index;
-use crate::parse::{Dom, Element, NodeId};
+use crate::parse::{push_in_order, Dom, Element, NodeId};
 
 /// A strict extraction that keeps fewer characters than this is compared with a relaxed one,
 /// which must keep twice as many to win: a short article stays short rather than gaining the
@@ -79,6 +81,9 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
         Some(product) => settle(dom, chosen, product),
         None => chosen,
     };
+    if product.is_some() && found.cleaning == Cleaning::Relaxed {
+        found.left_out = other_products(dom, &found.parts);
+    }
     // The page's own main landmark, chosen as it stands: the author's word on what the
     // content is. A landing page's sections there are link-rich and image-rich (cards of
     // features, customer stories), which the conditional cleaning takes; an article's
@@ -95,6 +100,27 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
         found.cleaning = Cleaning::Classes;
     }
     found
+}
+
+/// The blocks of other products inside a product's region, read as it stands (relaxed): its
+/// related products, upsells and recommendations, by their class or id, outermost first, in
+/// document order. A read of the product leaves them out, as the snapshot ranks them outside
+/// its content. web2025: product F1 0.565 -> 0.567, boilerplate read 0.149 -> 0.141 (a shop's
+/// dress page read its four related dresses, precision 0.13 -> 0.36); nothing else moves.
+fn other_products(dom: &Dom, parts: &[NodeId]) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<NodeId> = parts.iter().rev().copied().collect();
+    while let Some(id) = stack.pop() {
+        let Some(el) = dom.element(id) else {
+            continue;
+        };
+        if !parts.contains(&id) && is_other_products(el) {
+            out.push(id);
+            continue;
+        }
+        push_in_order(&mut stack, dom.children(id));
+    }
+    out
 }
 
 /// The region the page's structured data names as its product, as a sanity check of the one
@@ -749,6 +775,28 @@ impl<'a> Page<'a> {
 mod tests {
     use super::*;
     use crate::style::Styles;
+
+    #[test]
+    fn a_products_other_products_are_left_out_of_its_region() {
+        let html = "<div id=product><h1>Harbour Wool Socks</h1><div class=description>\
+            <p>Knitted in Donegal.</p><p>Not related to any sock you owned.</p></div>\
+            <section class='related products'><h2>Related products</h2><ul class=related-list>\
+            <li><a href=/p/1>Linen Shirt</a></ul></section>\
+            <div id=upsells><a href=/p/2>Wool Cap</a></div><p>Free returns.</p></div>";
+        let dom = Dom::parse(html);
+        let part = dom
+            .elements()
+            .find(|(_, el)| el.attr(&local_name!("id")) == Some("product"))
+            .map(|(id, _)| id)
+            .expect("the product");
+        // Outermost only, in document order; the product's own text stays, whatever it says.
+        let out: Vec<String> = other_products(&dom, &[part])
+            .into_iter()
+            .filter_map(|id| dom.element(id))
+            .map(|el| el.local().to_string())
+            .collect();
+        assert_eq!(out, ["section", "div"]);
+    }
 
     fn main_of(html: &str) -> Option<String> {
         let dom = Dom::parse(html);

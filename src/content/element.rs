@@ -642,6 +642,29 @@ pub(super) fn is_microdata_product(el: Element<'_>) -> bool {
     has_microdata_type(el, PRODUCT_TYPES)
 }
 
+/// Class and id words of a block of other products on a product's page: "related products",
+/// upsells and cross-sells, recommendations, "you may also like", the recently viewed.
+const OTHER_PRODUCTS: &[&str] = &[
+    "related",
+    "upsell",
+    "up-sell",
+    "crosssell",
+    "cross-sell",
+    "recommend",
+    "also-like",
+    "alsolike",
+    "recently-viewed",
+    "recentlyviewed",
+];
+
+/// Whether an element's class or id names a block of other products ([`OTHER_PRODUCTS`]).
+pub(super) fn is_other_products(el: Element<'_>) -> bool {
+    [local_name!("class"), local_name!("id")]
+        .iter()
+        .filter_map(|a| el.attr(a))
+        .any(|v| crate::text::mentions_any(v, OTHER_PRODUCTS))
+}
+
 /// schema.org types of a thread: the question with its answers (Stack Exchange's
 /// `itemtype=https://schema.org/Question` holds both), or a discussion with its replies.
 const THREAD_TYPES: &[&str] = &["Question", "DiscussionForumPosting"];

@@ -148,6 +148,9 @@ struct Table {
 /// Builds the blocks of `parts` (the main content's elements, in document order).
 pub(super) struct Extract<'p> {
     page: &'p Page<'p>,
+    /// What the content stage leaves out of its parts (`MainContent::left_out`: a product's
+    /// related products, besides what the page's measure leaves out by class).
+    left_out: foldhash::HashSet<NodeId>,
     /// Ref number of each node (by arena index), 0 for none.
     ref_of: &'p [u32],
     blocks: Vec<Block>,
@@ -187,9 +190,10 @@ fn letters(s: &str) -> String {
 }
 
 impl<'p> Extract<'p> {
-    pub(super) fn new(page: &'p Page<'p>, ref_of: &'p [u32]) -> Extract<'p> {
+    pub(super) fn new(page: &'p Page<'p>, ref_of: &'p [u32], left_out: &[NodeId]) -> Extract<'p> {
         Extract {
             page,
+            left_out: left_out.iter().copied().collect(),
             ref_of,
             blocks: Vec::new(),
             line: Line::default(),
@@ -302,7 +306,7 @@ impl<'p> Extract<'p> {
         if self.heading.is_some() {
             return self.page.not_shown(id);
         }
-        self.page.left_out(id, el, self.figures > 0)
+        self.left_out.contains(&id) || self.page.left_out(id, el, self.figures > 0)
     }
 
     /// Starts an element; `None` when its children are not to be visited.
