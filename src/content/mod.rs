@@ -40,7 +40,9 @@
 //!   description is not shown), the block holding a shown add-to-cart control and the `h1`
 //!   nearest it. A choice beside the product (a reviews
 //!   section that outscored a short description) reads the product first, then the choice,
-//!   in page order; a choice inside an add-to-cart block grows to it. The JSON-LD is only
+//!   in page order; a choice inside an add-to-cart block grows to it. A product's region
+//!   read as it stands leaves out its blocks of other products (related products, upsells,
+//!   recommendations, by class or id). The JSON-LD is only
 //!   *located*: its text is never output. Microdata `itemprop=author` panes are kept by the
 //!   conditional cleaning (a thread is its posts with their authors), and an `<aside>`
 //!   inside a repeated `article`/`section` (a post's author pane) is looked at though it
@@ -95,8 +97,9 @@ pub(crate) struct MainContent {
     /// or the body when nothing scored.
     pub parts: Vec<NodeId>,
     /// Inside the parts, what a read leaves out by its class (`Page::left_out_by_class`: a
-    /// post's signature, a share bar, a related-posts box), in document order; empty for
-    /// the relaxed cleaning, which leaves out only hidden text and boilerplate.
+    /// post's signature, a share bar, a related-posts box), in document order. The relaxed
+    /// cleaning leaves out only hidden text and boilerplate, and, in a product's region, its
+    /// blocks of other products (related products, upsells, recommendations).
     pub left_out: Vec<NodeId>,
     /// Characters of shown text the content keeps, as the extraction that chose it
     /// measured them: what two views of a page are compared by ([`no_script_view_wins`]).
