@@ -188,7 +188,8 @@ impl Collapsed {
 fn is_tab(dom: &Dom, id: NodeId) -> bool {
     dom.element(id)
         .and_then(|el| el.attr(&local_name!("role")))
-        .is_some_and(|r| r.split_ascii_whitespace().next() == Some("tab"))
+        .and_then(super::roles::explicit_role)
+        == Some("tab")
 }
 
 /// Whether `panel` is hidden by itself only, as a collapsed part of the page is: by its own

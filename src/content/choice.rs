@@ -109,12 +109,15 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
 /// dress page read its four related dresses, precision 0.13 -> 0.36); nothing else moves.
 fn other_products(dom: &Dom, parts: &[NodeId]) -> Vec<NodeId> {
     let mut out = Vec::new();
-    let mut stack: Vec<NodeId> = parts.iter().rev().copied().collect();
+    let mut stack = Vec::new();
+    for &part in parts.iter().rev() {
+        push_in_order(&mut stack, dom.children(part));
+    }
     while let Some(id) = stack.pop() {
         let Some(el) = dom.element(id) else {
             continue;
         };
-        if !parts.contains(&id) && is_other_products(el) {
+        if is_other_products(el) {
             out.push(id);
             continue;
         }
