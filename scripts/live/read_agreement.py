@@ -2,10 +2,11 @@
 """Live `read` against offline `read` on the same static pages: how far the two agree.
 
 usage: read_agreement.py [--shared DIR] [--sample N] [--seed S] [--only ID,...] [--worst N]
-                         [--max-chars N] [--bin PATH]
+                         [--max-chars N] [--bin PATH] [--dump DIR]
   DIR   the shared data folder holding web2025/ and reading/ (default: ../shared from the
         repo root, i.e. /work/shared beside the worktrees)
   N     a random sample of N pages (seed S, default 1); default: all 534
+  DIR   where to write each page's two reads (ID.offline.txt, ID.live.txt), to see why
 
 Each web2025 page is served on loopback to a headless Chromium started with JavaScript off
 (`--blink-settings=scriptEnabled=false`: the page's scripts never run and its `<noscript>`
@@ -137,6 +138,10 @@ def main():
         except (RuntimeError, ValueError) as e:
             live = ""
             print("%s: %s" % (page, e), file=sys.stderr)
+        if arg(args, "--dump"):
+            for kind, text in (("offline", offline), ("live", live)):
+                with open(os.path.join(arg(args, "--dump"), "%s.%s.txt" % (page, kind)), "w") as f:
+                    f.write(text)
         rows.append((f1(score, plain(offline), plain(live)), page, len(offline), len(live)))
         print("%d/%d %s %.3f" % (i + 1, len(ids), page, rows[-1][0]), file=sys.stderr, flush=True)
     agent.close()

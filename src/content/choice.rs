@@ -8,7 +8,8 @@
 use html5ever::local_name;
 
 use super::element::{
-    first_class, is_main_landmark, is_microdata_thread, is_other_products, is_post_id,
+    first_class, heading_level, is_main_landmark, is_microdata_thread, is_other_products,
+    is_post_id,
 };
 use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
@@ -349,6 +350,15 @@ const LEAD_PROSE: f32 = 300.0;
 /// Other posts the run has at least, each with this much prose.
 const MIN_REPLIES: usize = 2;
 const MIN_POST_PROSE: f32 = 25.0;
+/// Questions that make a box a FAQ ([`Page::is_faq`]): one question heading is a section
+/// that asks ("Why choose us?"); two or more, most of the box's titles, are its items.
+const MIN_QUESTIONS: usize = 2;
+/// Prose per question, at most, in a FAQ box: its answers are a few sentences each, where an
+/// article whose headings ask ("What is catering?") answers each in sections of paragraphs
+/// (2 000 characters a question on the two such articles of web2025 that the rule took).
+const FAQ_ANSWER: f32 = 500.0;
+/// Headings outside a FAQ box that make its page one of sections ([`Page::sections_around_faq`]).
+const MIN_SECTIONS_BESIDE: usize = 2;
 /// Readability's test for a short paragraph of prose: a full stop followed by a space or the
 /// end (`/\.( |$)/`).
 fn ends_a_sentence(dom: &Dom, id: NodeId) -> bool {
@@ -471,6 +481,9 @@ impl<'a> Page<'a> {
             }
             up = self.parent_element(p);
         }
+        if let Some(page) = self.sections_around_faq(best) {
+            best = page;
+        }
         if let Some(table) = self.table_of_rows(best) {
             best = table;
         }
@@ -485,6 +498,75 @@ impl<'a> Page<'a> {
             parts.insert(0, lead);
         }
         Some(Main { top: best, parts })
+    }
+
+    /// The region of the page's sections around a FAQ box chosen as the content: the
+    /// nearest element holding both the box and the page's headline (its first shown `h1`),
+    /// when that region has sections of its own beside the box ([`MIN_SECTIONS_BESIDE`]
+    /// shown headings and a lead's worth of prose outside it, [`LEAD_PROSE`]) and is not
+    /// mostly links. A FAQ's answers are prose in one box, so Readability's commas make it
+    /// outscore a landing page's short sections; but a page that names its subject above
+    /// them is about that subject, and its FAQ is one section of it (issue 44, ruling 4: a
+    /// service page reads its sections, not one FAQ box). An article whose headings are
+    /// questions holds its own `h1`, or has no other sections beside it.
+    fn sections_around_faq(&self, top: NodeId) -> Option<NodeId> {
+        if !self.is_faq(top) {
+            return None;
+        }
+        let h1 = self
+            .h1s
+            .iter()
+            .copied()
+            .find(|&h| !self.not_shown(h) && self.agg[h.index()].text > 0)?;
+        let region = self.dom.common_ancestor(h1, top)?;
+        if region == top || !self.dom.is_ancestor(self.body, region) && region != self.body {
+            return None;
+        }
+        let beside = self
+            .dom
+            .descendants(region)
+            .filter(|&d| !self.dom.is_ancestor(top, d) && d != top)
+            .filter(|&d| {
+                self.dom
+                    .element(d)
+                    .and_then(heading_level)
+                    .is_some_and(|level| level > 1)
+                    && self.agg[d.index()].text > 0
+            })
+            .count();
+        (beside >= MIN_SECTIONS_BESIDE
+            && self.prose(region) - self.prose(top) >= LEAD_PROSE
+            && self.agg[region.index()].link_density() < 0.5)
+            .then_some(region)
+    }
+
+    /// Whether an element is a FAQ box: [`MIN_QUESTIONS`] or more of its shown item titles
+    /// (headings below `h1`, a `<details>`' summary, a term, a toggle button) are questions,
+    /// they are most of its titles, and its answers are short ([`FAQ_ANSWER`]). Read from the text's last character (`?`, or the
+    /// full-width `？` of CJK text), so it holds in any language that marks questions so.
+    fn is_faq(&self, id: NodeId) -> bool {
+        let (mut titles, mut questions) = (0usize, 0usize);
+        for d in self.dom.descendants(id) {
+            let Some(el) = self.dom.element(d) else {
+                continue;
+            };
+            let title = el.is_html(&local_name!("summary"))
+                || el.is_html(&local_name!("dt"))
+                || el.is_html(&local_name!("button"))
+                || heading_level(el).is_some_and(|level| level > 1);
+            if !title || self.not_shown(d) {
+                continue;
+            }
+            titles += 1;
+            let last = self
+                .shown_text(d)
+                .filter_map(|t| t.trim_end().chars().last())
+                .last();
+            questions += usize::from(matches!(last, Some('?' | '\u{FF1F}')));
+        }
+        questions >= MIN_QUESTIONS
+            && questions * 2 > titles
+            && self.prose(id) <= FAQ_ANSWER * questions as f32
     }
 
     /// The block holding the page's headline (its first shown `h1`), when that block comes
@@ -815,6 +897,43 @@ mod tests {
     }
 
     use crate::testutil::PROSE;
+
+    /// A landing page of short sections under its headline and a FAQ box whose answers
+    /// outscore them: the page's sections are the content, the FAQ one of them. A box whose
+    /// questions open long sections (an article that asks) stays the content, and so does a
+    /// FAQ page, whose headline is inside the box.
+    #[test]
+    fn a_faq_box_is_one_section_of_the_page_that_names_its_subject() {
+        let answer = "Yes, our service works with every channel you use today, and it keeps \
+                      your data in one place, so your team sees the same numbers, in real \
+                      time, without exports, spreadsheets or waiting for the monthly report.";
+        let section = |n: u32| {
+            format!("<div><h3>Benefit {n}</h3><p>Insights that help you find what to improve in your campaigns, every week.</p></div>")
+        };
+        let sections: String = (1..=4).map(section).collect();
+        let faq = |answer: &str| -> String {
+            (1..=3)
+                .map(|n| format!("<h3>Does it work with channel {n}?</h3><p>{answer}</p>"))
+                .collect()
+        };
+        let landing = |faq: &str| {
+            format!(
+                "<body><div id=wrap><div id=hero><h1>Data analytics</h1></div>\
+                 <div id=benefits><h2>Benefits</h2>{sections}</div>\
+                 <div id=asked>{faq}</div></div></body>"
+            )
+        };
+        assert_eq!(main_of(&landing(&faq(answer))).as_deref(), Some("wrap"));
+        // Long answers are an article's sections, not a FAQ's items.
+        let long = format!("{PROSE} {PROSE} {PROSE} {PROSE}");
+        assert_eq!(main_of(&landing(&faq(&long))).as_deref(), Some("asked"));
+        // A FAQ page: its headline is in the box.
+        let faq_page = format!(
+            "<body><div id=asked><h1>FAQ</h1>{}</div><div id=more>{sections}</div></body>",
+            faq(answer)
+        );
+        assert_eq!(main_of(&faq_page).as_deref(), Some("asked"));
+    }
 
     /// A header whose prose the cleaning takes is no lead: a headline beside an author's
     /// box of links and a bio joins only if what a read keeps of it is a lead's worth, or the

@@ -13,6 +13,9 @@
 //!   product are parts of the content, not the content), or to the body when the page's
 //!   text is spread over the body's children (a landing page's sections side by side);
 //!   a data table's body or row grows to its table, whose head names the columns;
+//! - **a FAQ box**: a box whose titles are mostly questions with short answers, chosen on a
+//!   page that names its subject (`h1`) outside it and has sections beside it, grows to the
+//!   region holding both: a service page reads its sections, its FAQ one of them;
 //! - **the headline's block**: the block holding the page's `h1`, before the content and outside
 //!   it, joins it first when it holds a lead's worth of prose (a story above the comments that
 //!   outweigh it, a landing page's hero above its sections);
