@@ -74,6 +74,17 @@ const KINDS: &[(Kind, &[&str])] = &[
             "ScholarlyArticle",
             "Report",
             "LiveBlogPosting",
+            // The subtypes of https://schema.org/NewsArticle and of Article.
+            "AnalysisNewsArticle",
+            "AskPublicNewsArticle",
+            "BackgroundNewsArticle",
+            "OpinionNewsArticle",
+            "ReportageNewsArticle",
+            "ReviewNewsArticle",
+            "SatiricalArticle",
+            "AdvertiserContentArticle",
+            "MedicalScholarlyArticle",
+            "APIReference",
             "Recipe",
             "HowTo",
         ],
@@ -131,15 +142,21 @@ pub(crate) fn declared_text(dom: &Dom) -> Option<String> {
     (!text.is_empty()).then(|| truncate_with_ellipsis(&text, MAX_DECLARED).into_owned())
 }
 
-/// The one product a page declares: its name and its declared description, cut at
-/// [`MAX_DECLARED`] characters. For a product page whose description no person sees
-/// (`read` checks that the page shows none of it).
+/// The one product or article a page declares: its name (a product's `name`, an
+/// article's `headline`) and the free text it declares for it (a product's `description`,
+/// an article's `articleBody`), cut at [`MAX_DECLARED`] characters. For a page whose
+/// declared text no person sees (`read` checks that the page shows none of it).
 pub(crate) fn declared_description(dom: &Dom) -> Option<(String, String)> {
-    let Entity::Json(Kind::Product, map) = main_entity(dom)? else {
+    let Entity::Json(kind, map) = main_entity(dom)? else {
         return None;
     };
-    let name = map.get("name").and_then(text_value)?;
-    let text = map.get("description").and_then(text_value)?;
+    let (name, text) = match kind {
+        Kind::Product => ("name", "description"),
+        Kind::Article => ("headline", "articleBody"),
+        Kind::Event | Kind::Thread => return None,
+    };
+    let name = map.get(name).and_then(text_value)?;
+    let text = map.get(text).and_then(text_value)?;
     Some((
         name,
         truncate_with_ellipsis(&text, MAX_DECLARED).into_owned(),

@@ -2202,6 +2202,50 @@ fn a_declared_description_needs_the_page_to_be_its_products() {
     assert_absent(&text, &[DECLARED, "Knitted"]);
 }
 
+/// An opinion piece whose body only its JSON-LD holds (the page is a shell its scripts
+/// fill), around `shown`.
+fn article_shell(body: &str, shown: &str) -> String {
+    format!(
+        r#"<html><head><title>Quays and rust | The Harbour Post</title>
+        <script type="application/ld+json">{{"@context":"https://schema.org",
+          "@type":"OpinionNewsArticle","headline":"Quays and rust","author":{{"name":"Ann Lee"}},
+          "articleBody":"{body}"}}</script></head><body><main><h1>Quays and rust</h1>
+        {shown}</main></body></html>"#
+    )
+}
+
+#[test]
+fn an_article_body_only_its_data_holds_reads_as_declared() {
+    let body = format!("{SOCKS} {}", [PROSE; 12].join(" "));
+    let bio = "<p>Ann Lee has written about the harbour and its trades since 2008, and \
+               keeps a boat and a notebook.</p>";
+    let text = read_all(&article_shell(&body, bio));
+    assert_in_order(
+        &text,
+        &[
+            "[data] [type=OpinionNewsArticle] [author=Ann Lee]",
+            "# Quays and rust",
+            "Ann Lee has written",
+            DECLARED,
+            "Knitted from undyed merino",
+        ],
+    );
+    // A page that shows its story, a word of it linked (a leaf of the tree, named), does
+    // not repeat it.
+    let linked = format!(
+        "<p>{}</p>",
+        SOCKS.replacen("undyed merino", "<a href=/merino>undyed merino</a>", 1)
+    );
+    let text = read_all(&article_shell(&body, &linked));
+    assert_eq!(text.matches("harbour-side loom").count(), 1, "{text}");
+    assert_absent(&text, &[DECLARED]);
+    // A page that shows text of its own (a teaser, a summary) is read as it stands.
+    let teaser =
+        format!("<p>Why the quays rust, and what it costs.</p><p>{PROSE} {PROSE} {PROSE}</p>");
+    let text = read_all(&article_shell(&body, &teaser));
+    assert_absent(&text, &[DECLARED, "harbour-side loom"]);
+}
+
 #[test]
 fn a_page_that_shows_nothing_reads_its_declared_text() {
     let html = r#"<html><head><script type="application/ld+json">
