@@ -21,7 +21,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 const WEB2025_READ_F1: &[(&str, f64)] = &[
     ("article", 0.94),
     ("documentation", 0.80),
-    ("service", 0.74),
+    ("service", 0.75),
     ("forum", 0.70),
     ("listing", 0.66),
     ("product", 0.55),
@@ -123,7 +123,7 @@ fn trafeval_floors() {
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.885, "read F1: {read}");
+    assert!(num(&read, "f1") >= 0.888, "read F1: {read}");
     assert!(num(&read, "precision") >= 0.840, "read precision: {read}");
-    assert!(num(&read, "lost") <= 18.0, "pages lost: {read}");
+    assert!(num(&read, "lost") <= 16.0, "pages lost: {read}");
 }

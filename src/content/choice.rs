@@ -353,6 +353,14 @@ const MIN_POST_PROSE: f32 = 25.0;
 /// Questions that make a box a FAQ ([`Page::is_faq`]): one question heading is a section
 /// that asks ("Why choose us?"); two or more, most of the box's titles, are its items.
 const MIN_QUESTIONS: usize = 2;
+/// Levels above the top candidate its builder row is looked for ([`Page::rows_around`]):
+/// WPBakery's `vc_row > wpb_column > vc_column-inner > wpb_wrapper > wpb_text_column` is five.
+const ROW_DEPTH: usize = 6;
+/// Siblings of one template that make rows: two are a layout's columns (a product's
+/// description beside its reviews), a builder's page is rows down the page.
+const MIN_ROWS: usize = 3;
+/// Prose a row holds, as a share of the top candidate's, to be more of the same story.
+const ROW_SHARE: f32 = 0.25;
 /// Prose per question, at most, in a FAQ box: its answers are a few sentences each, where an
 /// article whose headings ask ("What is catering?") answers each in sections of paragraphs
 /// (2 000 characters a question on the two such articles of web2025 that the rule took).
@@ -494,10 +502,73 @@ impl<'a> Page<'a> {
             best = thread;
         }
         let mut parts = self.join_siblings(best);
+        if parts.len() == 1 {
+            if let Some(rows) = self.rows_around(best) {
+                parts = rows;
+            }
+        }
         if let Some(lead) = self.headline_block(best, &parts) {
             parts.insert(0, lead);
         }
         Some(Main { top: best, parts })
+    }
+
+    /// The rows of a story a page builder split (`div.vc_row` after `div.vc_row`, each a
+    /// part of the same interview or article): when no sibling of the top candidate joins
+    /// it, its nearest ancestor within [`ROW_DEPTH`] levels that has siblings of the same
+    /// tag and first class is its row, and the rows that hold prose like it (at least
+    /// [`ROW_SHARE`] of the top's, links under a quarter of their text) join it, in document
+    /// order. Readability looks at the top candidate's own siblings only, and its score
+    /// reaches two levels up: a builder's row is five or six. A rail of teasers is rows of
+    /// links and short text; a plea to subscribe or an author's box is far shorter than a
+    /// story's part.
+    fn rows_around(&self, top: NodeId) -> Option<Vec<NodeId>> {
+        // One template: the same tag and the same classes (a builder's rows share all of
+        // theirs; a CMS's panes share a first class and name their kind in the second).
+        fn class<'d>(e: Element<'d>) -> Option<&'d str> {
+            e.attr(&local_name!("class"))
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+        }
+        let alike = |a: Element<'_>, b: Element<'_>| {
+            a.local() == b.local() && class(a).is_some() && first_class(a) == first_class(b)
+        };
+        let mut row = top;
+        for _ in 0..ROW_DEPTH {
+            let parent = self.parent_element(row).filter(|&p| p != self.body)?;
+            let el = self.dom.element(row)?;
+            let like: Vec<NodeId> = self
+                .dom
+                .children(parent)
+                .filter(|&c| self.dom.element(c).is_some_and(|e| alike(e, el)))
+                .collect();
+            if like.len() >= MIN_ROWS {
+                let prose = self.prose(top);
+                let story = |c: NodeId| {
+                    let a = self.agg[c.index()];
+                    let skipped = self.strict() && self.flags[c.index()] & UNLIKELY != 0;
+                    !(self.not_shown(c) || skipped)
+                        && self.prose(c) >= ROW_SHARE * prose
+                        && a.link_density() < 0.25
+                        && a.inputs == 0
+                        && self.class_weight(c) >= 0.0
+                };
+                // The run of story rows around the top's, unbroken.
+                let at = like.iter().position(|&c| c == row)?;
+                let start = like[..at]
+                    .iter()
+                    .rposition(|&c| !story(c))
+                    .map_or(0, |i| i + 1);
+                let end = like[at + 1..]
+                    .iter()
+                    .position(|&c| !story(c))
+                    .map_or(like.len(), |i| at + 1 + i);
+                let rows = like[start..end].to_vec();
+                return (rows.len() >= 2).then_some(rows);
+            }
+            row = parent;
+        }
+        None
     }
 
     /// The region of the page's sections around a FAQ box chosen as the content: the
@@ -897,6 +968,63 @@ mod tests {
     }
 
     use crate::testutil::PROSE;
+
+    /// An interview a page builder split into rows of one template: the rows of its
+    /// questions and answers are the content, not the row that scored most; the rows around
+    /// them (a photo credit, the author's box, a plea) are not, nor two columns side by side.
+    #[test]
+    fn a_story_split_into_builder_rows_is_every_row() {
+        let qa = |n: u32| format!("<h2>Question {n}?</h2><p>{PROSE} {PROSE}</p>");
+        let row = |inner: &str| {
+            format!(
+                "<div class='vc_row wpb_row'><div class=wpb_column><div class=vc_column-inner>\
+                 <div class=wpb_wrapper><div class=wpb_text_column>{inner}</div></div></div>\
+                 </div></div>"
+            )
+        };
+        let rows = [
+            row("<p>Photo: A. Person</p>"),
+            row(&(1..=2).map(qa).collect::<String>()),
+            row(&(3..=8).map(qa).collect::<String>()),
+            row("<p>Celia writes about film.</p>"),
+        ]
+        .concat();
+        let html =
+            format!("<body><article><h1>An interview</h1><div>{rows}</div></article></body>");
+        let dom = Dom::parse(&html);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+        let page = Page::measure(&dom, &index, Cleaning::Strict);
+        // The top candidate as on such pages: the text column of the longest row.
+        let columns: Vec<NodeId> = dom
+            .elements()
+            .filter(|(_, e)| e.attr(&local_name!("class")) == Some("wpb_text_column"))
+            .map(|(id, _)| id)
+            .collect();
+        let texts = |parts: &[NodeId]| -> Vec<String> {
+            parts
+                .iter()
+                .map(|&p| page.shown_text(p).collect())
+                .collect()
+        };
+        let rows = page.rows_around(columns[2]).expect("rows");
+        let texts = texts(&rows);
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(
+            texts[0].starts_with("Question 1?") && texts[1].contains("Question 8?"),
+            "{texts:?}"
+        );
+        // Two columns side by side are no rows.
+        let two = format!("<body><div>{}{}</div></body>", row(&qa(1)), row(&qa(2)));
+        let dom = Dom::parse(&two);
+        let index = Index::with_styles(&dom, Styles::build(&dom, &Default::default()));
+        let page = Page::measure(&dom, &index, Cleaning::Strict);
+        let column = dom
+            .elements()
+            .find(|(_, e)| e.attr(&local_name!("class")) == Some("wpb_text_column"))
+            .map(|(id, _)| id)
+            .expect("column");
+        assert!(page.rows_around(column).is_none());
+    }
 
     /// A landing page of short sections under its headline and a FAQ box whose answers
     /// outscore them: the page's sections are the content, the FAQ one of them. A box whose

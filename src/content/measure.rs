@@ -675,6 +675,12 @@ impl<'a> Page<'a> {
         self.score[i] = base + weight;
     }
 
+    /// `_getClassWeight` of an element: -25 for a class or id naming comments, a footer,
+    /// related links…, +25 for one naming an article or its body, 0 for neither or both.
+    pub(super) fn class_weight(&self, id: NodeId) -> f32 {
+        self.weight[id.index()]
+    }
+
     /// The final score of a candidate: its content score times (1 − link density).
     pub(super) fn final_score(&self, id: NodeId) -> f32 {
         self.score[id.index()] * (1.0 - self.agg[id.index()].link_density())

@@ -13,6 +13,9 @@
 //!   product are parts of the content, not the content), or to the body when the page's
 //!   text is spread over the body's children (a landing page's sections side by side);
 //!   a data table's body or row grows to its table, whose head names the columns;
+//! - **builder rows**: a story a page builder split into rows of one template
+//!   (`div.vc_row` after `div.vc_row`) is the unbroken run of rows around the top
+//!   candidate's that hold prose like it, when none of the top's own siblings joins;
 //! - **a FAQ box**: a box whose titles are mostly questions with short answers, chosen on a
 //!   page that names its subject (`h1`) outside it and has sections beside it, grows to the
 //!   region holding both: a service page reads its sections, its FAQ one of them;
