@@ -142,11 +142,19 @@ pub(crate) fn declared_text(dom: &Dom) -> Option<String> {
     (!text.is_empty()).then(|| truncate_with_ellipsis(&text, MAX_DECLARED).into_owned())
 }
 
-/// The one product or article a page declares: its name (a product's `name`, an
-/// article's `headline`) and the free text it declares for it (a product's `description`,
-/// an article's `articleBody`), cut at [`MAX_DECLARED`] characters. For a page whose
-/// declared text no person sees (`read` checks that the page shows none of it).
-pub(crate) fn declared_description(dom: &Dom) -> Option<(String, String)> {
+/// What a product's or an article's page declares as its free text ([`declared_description`]).
+pub(crate) struct Declared {
+    /// A product's `name`, an article's `headline`.
+    pub name: String,
+    /// A product's `description`, an article's `articleBody`, cut at [`MAX_DECLARED`].
+    pub text: String,
+    /// The page declares an article (else a product).
+    pub article: bool,
+}
+
+/// The one product or article a page declares, with the free text it declares for it. For
+/// a page whose declared text no person sees (`read` checks that the page shows none of it).
+pub(crate) fn declared_description(dom: &Dom) -> Option<Declared> {
     let Entity::Json(kind, map) = main_entity(dom)? else {
         return None;
     };
@@ -155,12 +163,12 @@ pub(crate) fn declared_description(dom: &Dom) -> Option<(String, String)> {
         Kind::Article => ("headline", "articleBody"),
         Kind::Event | Kind::Thread => return None,
     };
-    let name = map.get(name).and_then(text_value)?;
-    let text = map.get(text).and_then(text_value)?;
-    Some((
-        name,
-        truncate_with_ellipsis(&text, MAX_DECLARED).into_owned(),
-    ))
+    Some(Declared {
+        name: map.get(name).and_then(text_value)?,
+        text: truncate_with_ellipsis(&map.get(text).and_then(text_value)?, MAX_DECLARED)
+            .into_owned(),
+        article: kind == Kind::Article,
+    })
 }
 
 /// What the page is about: the one entity of the first [`KINDS`] kind it declares, from

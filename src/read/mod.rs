@@ -349,23 +349,30 @@ fn declare_description(text: &mut String, dom: &Dom, tree: &NodeTree, max_chars:
     if tree.data.is_none() {
         return;
     }
-    let Some((name, description)) = crate::content::declared_description(dom) else {
+    let Some(declared) = crate::content::declared_description(dom) else {
         return;
     };
+    let description = declared.text;
+    // An article's page that shows its own text (a teaser, a summary, the story itself in
+    // other words) is read as it stands: its declared body is the content only where the
+    // read holds next to nothing beside it (a headline and an author's bio).
+    if declared.article && text.chars().count() * SHOWN_SHARE >= description.chars().count() {
+        return;
+    }
     let squeezed =
         |s: &str| -> String { crate::text::alnum(s).flat_map(char::to_lowercase).collect() };
     let named = tree
         .title
         .as_deref()
-        .is_some_and(|t| squeezed(t).contains(&squeezed(&name)));
+        .is_some_and(|t| squeezed(t).contains(&squeezed(&declared.name)));
     if !named || description.split_whitespace().count() < DESCRIPTION_WORDS {
         return;
     }
-    let declared = squeezed(&description);
-    let length = declared.chars().count();
+    let key_text = squeezed(&description);
+    let length = key_text.chars().count();
     let keys: Vec<String> = [0, length.saturating_sub(DESCRIPTION_KEY) / 2]
         .iter()
-        .map(|&at| declared.chars().skip(at).take(DESCRIPTION_KEY).collect())
+        .map(|&at| key_text.chars().skip(at).take(DESCRIPTION_KEY).collect())
         .collect();
     // The page's shown text as one run: a description shown with a word in bold is split
     // across nodes, and a word in a link is the link's name (a leaf of the tree).
@@ -381,16 +388,6 @@ fn declare_description(text: &mut String, dom: &Dom, tree: &NodeTree, max_chars:
         .chain([squeezed(text)])
         .collect();
     if keys.iter().any(|key| page.contains(key.as_str())) {
-        return;
-    }
-    // An article's page that shows its own text (a teaser, a summary, the story itself in
-    // other words) is read as it stands: its declared body is the content only where the
-    // read holds next to nothing beside it (a headline and an author's bio).
-    let article = !tree
-        .data
-        .as_deref()
-        .is_some_and(|d| d.starts_with("[data] [type=Product]"));
-    if article && text.chars().count() * SHOWN_SHARE >= description.chars().count() {
         return;
     }
     push_declared(text, &description, max_chars);
