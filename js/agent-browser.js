@@ -73,9 +73,9 @@ let isTrue = (el, a) => /^\s*true\s*$/i.test(attr(el, a) || '');
 let maxText = 200;
 // The page as HTML for the content stage (src/live/rendered.rs): what the walk found shown,
 // emitted nodes numbered by their place in the walk (data-n). Only the attributes the
-// content stage reads; raw-text containers become divs so their content parses as elements.
+// content stage reads (a framework's toggles among them: src/aria/collapsed.rs); raw-text containers become divs so their content parses as elements.
 // (The page's JSON-LD, hidden, the host asks for apart: src/live/refs.rs.)
-let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|start|\w+span|item\w+|aria-\w+)$/;
+let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|start|\w+span|item\w+|aria-\w+|data-(bs-)?(toggle|target))$/;
 let esc = s => s.replace(/[&<"]/g, c => '&#' + c.charCodeAt() + ';');
 // (noembed and noframes are never shown: display:none in the UA sheet.)
 let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
