@@ -96,7 +96,8 @@ let hattrs = el => { let s = ''; for (let a of el.getAttributeNames()) if (KEPT.
 // is asked of every name, attribute and written attribute. (Called with two arguments only.)
 let cut = (s, n, a = s.length > n && [...s]) => a && a.length > n ? n ? a.slice(0, n - 1).join('') + '\u2026' : '' : s;
 // Rendered text with a character limit: whitespace collapsed, block boundaries as spaces.
-let buf = limit => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
+// (A node's text, unbounded but for the node cap, unless a limit is given.)
+let buf = (limit = 1e5) => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
 let add = (b, w) => {
   // Length in code points; the word is spread to count them only when it can hold a pair.
   let n = /[\uD800-\uDFFF]/.test(w) ? [...w].length : w.length, room = b._lim - b._n;
@@ -151,7 +152,7 @@ let isHidden = el => {
 };
 
 // ---- roles (src/aria/roles.rs) ----
-let detailsSummary = el => { let p = up(el); return !!p && tag(p) === 'details' && kid(p, 'summary') === el; };
+let detailsSummary = el => { let p = up(el); return p && tag(p) === 'details' && kid(p, 'summary') === el; };
 let focusable = el => {
   if (el.disabled) return false;
   if (has(el, 'tabindex') || editable(el)) return true;
@@ -391,7 +392,7 @@ let emit = (el, cs, insideP, o) => {
   // An unnamed <form> stays as a node without role, name, attrs or ref, so the renderer
   // knows which controls belong together (src/walk.rs, emit). Its `children` list exists from
   // the start: its text is always kept as runs, parted at blocks. (No ref ever, so no _el.)
-  if (!r && !cur) return tag(el) === 'form' ? {_node: {tag: 'form', children: []}, _text: buf(1e5), _fw: 1} : null;
+  if (!r && !cur) return tag(el) === 'form' ? {_node: {tag: 'form', children: []}, _text: buf(), _fw: 1} : null;
   let shown = r || (clickable(el) || cursor(cs) === 'pointer' ? 'clickable' : 'focusable');
   let node = {tag: tag(el), role: shown}, name = accName(el, r ? shown : ''), lv = parseInt(attr(el, 'aria-level'), 10);
   if (name) node.name = name;
@@ -401,7 +402,7 @@ let emit = (el, cs, insideP, o) => {
   if (st.length) node.states = st;
   if (cur || !r) node.cursorInteractive = true;
   // Landmarks and dialogs always get a ref: a region the renderer folds is scoped by it.
-  return {_node: node, _el: el, _text: buf(1e5), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
+  return {_node: node, _el: el, _text: buf(), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
     _always: cur || cat === 'i' || LANDMARK.has(shown)
       || (cat === 'c' && !o._interactiveOnly), _labelled: cat === 'c'};
 };
@@ -409,7 +410,7 @@ let emit = (el, cs, insideP, o) => {
 // elements keep their order; a node without children keeps its text in `text` (src/walk.rs).
 let flush = m => {
   let k = m._node.children;
-  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1; }
+  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(); m._runs = 1; }
 };
 // A block boundary: runs of a node with children part there; a leaf's text joins with a space.
 let brk = m => m._node.children ? flush(m) : gap(m._text);
@@ -433,7 +434,7 @@ let snapshot = (options = {}) => {
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
-  let top = {_node: {tag: tag(root)}, _text: buf(1e5), _kidsP: false}, open = [top], order = [], work = [];
+  let top = {_node: {tag: tag(root)}, _text: buf(), _kidsP: false}, open = [top], order = [], work = [];
   // `vis`: true under visibility:hidden (no text), 2 inside a hidden part the HTML holds.
   let push = (n, vis) => rkids(n, (c, body) => (!body || h && !vis) && work.push([c, body ? 2 : vis]));
   if (!mo) (mo = new MutationObserver(rs => rs.some(r => /^(c|st|hi|op)/.test(r.attributeName || r.type)) && (hcap = 0))).observe(D, {subtree: 1, childList: 1, attributes: 1, characterData: 1});
@@ -453,7 +454,9 @@ let snapshot = (options = {}) => {
     if (n.nodeType === 3) { if (vis !== true) { vis || put(cur._text, n.data); h && hp(esc(n.data)); } continue; }
     if (n.nodeType !== 1) continue;
     // Inside a hidden part only the HTML is written: nothing of it is counted or in the tree.
-    let sub = vis > 1, cs = css(n), hid = sub ? 2 : !shows(cs), mark = '';
+    // The HTML has no style sheet: visibility:hidden is written on each element it applies
+    // to, and its end on a shown one under it (a control no person sees reveals no panel).
+    let sub = vis > 1, cs = css(n), hid = sub ? 2 : !shows(cs), mark = hid < 2 && (hid || vis) ? ' style=visibility:' + (hid ? 'hidden' : 'visible') : '';
     sub || stats.visitedNodes++;
     if (tag(n) === 'br') { sub || brk(cur); h && hp('<br>'); continue; }
     if (hiddenSubtree(n, cs, sub) || sub && !shows(cs)) {
@@ -515,7 +518,7 @@ let action = (ref, name, params) => {
   let p = params || {}, el = find(ref), ok = {success: true, action: name, ref}, t = el && tag(el), no = error => ({success: false, error, ref, action: name});
   if (!el) return no('ref_not_found');
   if (!/^(scroll_into_view|focus)$/.test(name) && isHidden(el)) return no('not_visible');
-  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|check|uncheck|clear)$/.test(name)) return no('disabled');
+  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|(un)?check|clear)$/.test(name)) return no('disabled');
   switch (name) {
     case 'click': {
       let at = center(el);

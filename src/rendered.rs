@@ -317,9 +317,11 @@ mod tests {
     #[test]
     fn hidden_text_no_shown_control_reveals_reaches_no_output() {
         let (html, _) = panels();
-        // The button is hidden itself, or names no panel.
+        // The button is hidden itself (the script writes visibility:hidden where it applies),
+        // or names no panel.
         for page in [
             html.replace("<button", "<button hidden"),
+            html.replace("<button", "<button style=visibility:hidden"),
             html.replace("aria-controls=p", ""),
         ] {
             let (_, mut tree) = panels();

@@ -1907,8 +1907,8 @@ fn read_reads_the_article_a_script_built() {
 
 /// A product page whose specifications, shipping and care sit in collapsed panels (a
 /// disclosure's, a framework's collapse, a closed details), beside hidden text that no shown
-/// control reveals: an uncontrolled hidden note, a panel's own hidden line, a panel under a
-/// hidden control.
+/// control reveals: an uncontrolled hidden note, a panel's own hidden line, a panel whose
+/// control is under a hidden block, one whose control is `visibility:hidden`.
 const PANELS: &str = r##"<!doctype html><title>Kettle</title>
 <style>.collapse:not(.show) { display: none }</style>
 <main><article><h1>Stoneware kettle</h1>
@@ -1926,6 +1926,8 @@ potter signs the base of every one before it leaves the workshop for your kitche
 <div id="aside" style="display: none">Secret uncontrolled text.</div>
 <div hidden><button aria-expanded="false" aria-controls="inner">Inner</button>
 <div id="inner" hidden>Two clicks away.</div></div>
+<button style="visibility: hidden" aria-expanded="false" aria-controls="ghost">Ghost</button>
+<div id="ghost" hidden>Revealed by a control no one sees.</div>
 </article></main>"##;
 
 /// Live `read` reads the collapsed panels of the content in place, as offline `read` does,
@@ -1953,6 +1955,7 @@ fn live_read_reads_collapsed_panels_and_never_uncontrolled_hidden_text() {
         "Secret uncontrolled text",
         "Hidden line inside the panel",
         "Two clicks away",
+        "Revealed by a control",
     ] {
         assert!(!text.contains(hidden), "{hidden} read:\n{text}");
         assert!(
