@@ -4,8 +4,9 @@
 //! read reads what the offline `read` would read, with the live page's refs.
 //!
 //! The script writes every element it walks into and did not find hidden (no `script`,
-//! `style`, `template`, nothing `display:none`, no text under `visibility:hidden`), with the
-//! few attributes the content stage reads, and numbers each element that made a tree node by
+//! `style`, `template`, nothing `display:none`, no text under `visibility:hidden`, which it
+//! writes as a `style` where it applies and where it ends), with the few attributes the
+//! content stage reads, and numbers each element that made a tree node by
 //! its place in the walk (`data-n`): the tree's nodes in pre-order, text runs and the
 //! root aside, are that order, which is how a node finds its element here.
 //!
