@@ -456,7 +456,7 @@ let snapshot = (options = {}) => {
     // Inside a hidden part only the HTML is written: nothing of it is counted or in the tree.
     // The HTML has no style sheet: visibility:hidden is written on each element it applies
     // to, and its end on a shown one under it (a control no person sees reveals no panel).
-    let sub = vis > 1, cs = css(n), hid = sub ? 2 : !shows(cs), mark = hid < 2 && (hid || vis) ? ' style=visibility:' + (hid ? 'hidden' : 'visible') : '';
+    let sub = vis > 1, cs = css(n), hid = sub ? 2 : !shows(cs), mark = hid < 2 && (hid || vis) ? ' style=visibility:' + cs._v : '';
     sub || stats.visitedNodes++;
     if (tag(n) === 'br') { sub || brk(cur); h && hp('<br>'); continue; }
     if (hiddenSubtree(n, cs, sub) || sub && !shows(cs)) {
@@ -465,8 +465,9 @@ let snapshot = (options = {}) => {
       // the page shows may name it. The HTML holds it, marked hidden, with what its own
       // style shows of it (as the body of a closed details); the host's content stage
       // reads it only where a shown control reveals it, by the offline rules
-      // (src/aria/collapsed.rs): else no output has it.
-      if (!h || vis || !n.id || /^(script|style)$/.test(tag(n))) continue;
+      // (src/aria/collapsed.rs): else no output has it. Not where those rules never
+      // see a panel (hidden by opacity:0 or inert).
+      if (!h || vis || !n.id || cs._o === '0' || n.inert || /^(script|style)$/.test(tag(n))) continue;
       hid = 2; mark = ' hidden';
     }
     let b = hid < 2 && block(cs);

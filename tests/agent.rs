@@ -1908,7 +1908,8 @@ fn read_reads_the_article_a_script_built() {
 /// A product page whose specifications, shipping and care sit in collapsed panels (a
 /// disclosure's, a framework's collapse, a closed details), beside hidden text that no shown
 /// control reveals: an uncontrolled hidden note, a panel's own hidden line, a panel whose
-/// control is under a hidden block, one whose control is `visibility:hidden`.
+/// control is under a hidden block, one whose control is `visibility:hidden`, one faded out
+/// (`opacity:0` hides, and is no way a panel collapses, offline).
 const PANELS: &str = r##"<!doctype html><title>Kettle</title>
 <style>.collapse:not(.show) { display: none }</style>
 <main><article><h1>Stoneware kettle</h1>
@@ -1928,6 +1929,8 @@ potter signs the base of every one before it leaves the workshop for your kitche
 <div id="inner" hidden>Two clicks away.</div></div>
 <button style="visibility: hidden" aria-expanded="false" aria-controls="ghost">Ghost</button>
 <div id="ghost" hidden>Revealed by a control no one sees.</div>
+<button aria-expanded="false" aria-controls="faded">Faded</button>
+<div id="faded" style="opacity: 0">Faded out, which the rules take for no panel.</div>
 </article></main>"##;
 
 /// Live `read` reads the collapsed panels of the content in place, as offline `read` does,
@@ -1956,6 +1959,7 @@ fn live_read_reads_collapsed_panels_and_never_uncontrolled_hidden_text() {
         "Hidden line inside the panel",
         "Two clicks away",
         "Revealed by a control",
+        "Faded out",
     ] {
         assert!(!text.contains(hidden), "{hidden} read:\n{text}");
         assert!(
