@@ -11,13 +11,14 @@
 let W = window;
 if ((window.__agentBrowser || {}).version === 1) return;
 let set = s => new Set(s.split(' '));
-let INTERACTIVE = set('button link textbox checkbox radio combobox listbox menuitem menuitemcheckbox menuitemradio option searchbox slider spinbutton switch tab treeitem');
+// The interactive roles named from their content; the rest are text fields and ranges.
+let CONTENT_NAMED = 'button link checkbox radio menuitem menuitemcheckbox menuitemradio option switch tab treeitem';
+let INTERACTIVE = set(CONTENT_NAMED + ' textbox combobox listbox searchbox slider spinbutton');
 let CONTENT = set('heading cell gridcell columnheader rowheader listitem article region main navigation img progressbar meter');
 // Landmarks and dialogs (roles.rs is_landmark): always a ref, so a folded region can be scoped.
 let LANDMARK = set('banner complementary contentinfo form region alertdialog main navigation search dialog');
 // Roles named from their content: the interactive ones but text fields and ranges, and these.
-let FROM_CONTENT = new Set([...INTERACTIVE].filter(r => !/^(textbox|combobox|listbox|searchbox|slider|spinbutton)$/.test(r))
-  .concat('cell columnheader gridcell heading row rowheader comment sectionheader sectionfooter tooltip'.split(' ')));
+let FROM_CONTENT = set(CONTENT_NAMED + ' cell columnheader gridcell heading row rowheader comment sectionheader sectionfooter tooltip');
 // Roles that prohibit a name, among those the tree can hold.
 let NO_NAME = set('caption generic none paragraph presentation suggestion term');
 let KIDS_PRESENTATIONAL = set('button checkbox img meter menuitemcheckbox menuitemradio option progressbar radio scrollbar separator slider switch tab');
@@ -66,13 +67,15 @@ let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
 let dropped = r => r === '' || pres(r);
 let shows = cs => cs._v === 'visible';
+// v, or x where v is null or undefined.
+let dflt = (v, x) => v == null ? x : v;
 let isTrue = (el, a) => /^\s*true\s*$/i.test(attr(el, a) || '');
 let maxText = 200;
 // The page as HTML for the content stage (src/live/rendered.rs): what the walk found shown,
 // emitted nodes numbered by their place in the walk (data-n). Only the attributes the
-// content stage reads; raw-text containers become divs so their content parses as elements.
+// content stage reads (a framework's toggles among them: src/aria/collapsed.rs); raw-text containers become divs so their content parses as elements.
 // (The page's JSON-LD, hidden, the host asks for apart: src/live/refs.rs.)
-let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|start|\w+span|item\w+|aria-\w+)$/;
+let KEPT = /^(class|id|role|href|alt|title|type|name|value|open|for|start|\w+span|item\w+|aria-\w+|data-(bs-)?(toggle|target))$/;
 let esc = s => s.replace(/[&<"]/g, c => '&#' + c.charCodeAt() + ';');
 // (noembed and noframes are never shown: display:none in the UA sheet.)
 let htag = t => /^(iframe|xmp|noscript|plaintext)$/.test(t) ? 'div' : t;
@@ -93,7 +96,8 @@ let hattrs = el => { let s = ''; for (let a of el.getAttributeNames()) if (KEPT.
 // is asked of every name, attribute and written attribute. (Called with two arguments only.)
 let cut = (s, n, a = s.length > n && [...s]) => a && a.length > n ? n ? a.slice(0, n - 1).join('') + '\u2026' : '' : s;
 // Rendered text with a character limit: whitespace collapsed, block boundaries as spaces.
-let buf = limit => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
+// (A node's text, unbounded but for the node cap, unless a limit is given.)
+let buf = (limit = 1e5) => ({_lim: limit, _s: '', _n: 0, _sp: false, _full: false});
 let add = (b, w) => {
   // Length in code points; the word is spread to count them only when it can hold a pair.
   let n = /[\uD800-\uDFFF]/.test(w) ? [...w].length : w.length, room = b._lim - b._n;
@@ -112,40 +116,43 @@ let put = (b, t) => {
 };
 let gap = b => { b._sp = true; };
 
-// The rendered children of n, last first, in the flattened tree a person sees: a closed
-// <details> shows only its summary, an open shadow root replaces its host's children, a
-// <slot> shows the nodes assigned to it or else its own (fallback) content, a same-origin
-// frame shows its document's body. Walked by siblings: no array per element.
+// The rendered children of n, last first, in the flattened tree a person sees: an open
+// shadow root replaces its host's children, a <slot> shows the nodes assigned to it or else
+// its own (fallback) content, a same-origin frame shows its document's body. A closed
+// <details> shows only its summary: f's second argument is true for the rest, its body,
+// which one click on the summary shows (the page's HTML writes it: src/aria/collapsed.rs).
+// Walked by siblings: no array per element.
 let rkids = (n, f) => {
-  let t = tag(n), s = t === 'details' && !n.open, a = t === 'slot' && n.assignedNodes ? n.assignedNodes() : [], d = frameDoc(n), i = a.length;
+  let t = tag(n), s = t === 'details' && !n.open && (kid(n, 'summary') || 1), a = t === 'slot' && n.assignedNodes ? n.assignedNodes() : [], d = frameDoc(n), i = a.length;
   if (i) { while (i) f(a[--i]); return; }
   if (d) { if (d.body) f(d.body); return; }
   if (t === 'iframe') return;
-  for (let c = s ? kid(n, 'summary') : (n.shadowRoot || n).lastChild; c; c = s ? null : c.previousSibling) f(c);
+  for (let c = (n.shadowRoot || n).lastChild; c; c = c.previousSibling) f(c, s && c !== s);
 };
 
 // ---- visibility (src/aria/hidden.rs; live: computed style and boxes) ----
 // Whether the subtree of el is hidden (visibility:hidden is inherited and checked apart).
-let hiddenSubtree = (el, cs) =>
+// `inside`: el is inside a hidden part, where no element has a box: its own style decides.
+let hiddenSubtree = (el, cs, inside) =>
   // script, style, head, input[type=hidden]… are display:none in the UA stylesheet; ruby
   // <rt> is left out of names and text as in the offline walk.
-  tag(el) === 'rt' || (has(el, 'aria-hidden') && !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden')))
+  tag(el) === 'rt' || !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden') || '')
   || cs._d === 'none' || cs._o === '0' || el.inert
   // No box: checkVisibility() is false for an element without one, and 5x cheaper than
   // getClientRects() (Chrome 105+; older engines take the slow path).
-  || (cs._d !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
+  || !inside && ((cs._d !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
   // A zero-area box that clips its overflow shows nothing of its content (overflow does not
   // apply to inline boxes, so theirs is not read: a style read costs as much as the rest).
-  || (cs._d !== 'inline' && cs._s.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight);
+  || (cs._d !== 'inline' && cs._s.overflow === 'hidden' && !el.offsetWidth && !el.offsetHeight));
 // In a frame, the <iframe> element that shows it counts as an ancestor.
 let isHidden = el => {
   for (let e = el; e; e = up(e)) if (hiddenSubtree(e, css(e))) return true;
   let f = el.ownerDocument !== D && win(el).frameElement;
-  return !shows(css(el)) || !!f && isHidden(f);
+  return !shows(css(el)) || f && isHidden(f);
 };
 
 // ---- roles (src/aria/roles.rs) ----
-let detailsSummary = el => { let p = up(el); return !!p && tag(p) === 'details' && kid(p, 'summary') === el; };
+let detailsSummary = el => { let p = up(el); return p && tag(p) === 'details' && kid(p, 'summary') === el; };
 let focusable = el => {
   if (el.disabled) return false;
   if (has(el, 'tabindex') || editable(el)) return true;
@@ -259,14 +266,14 @@ let nativeLeaf = el => {
 };
 // Steps 2B-2E for a node met inside a traversal; null: go on with its content.
 let step = (el, ctx) => {
-  if (!ctx._ref) { let lb = labelledby(el, 'aria-labelledby', ctx._root); if (lb) return lb; }
+  if (!ctx._ref) { let lb = labelledby(el, ctx._root); if (lb) return lb; }
   let r = role(el);
   if (el !== ctx._root) { let v = embeddedValue(el, r); if (v !== null) return v; }
   return val(el, 'aria-label') || (dropped(r) && r ? null : nativeLeaf(el)) || null;
 };
 // 2F-2H: the text of root's children, by the same steps, with an explicit stack.
 let content = (root, ctx, b, raw) => {
-  let stack = [], kids = n => rkids(n, c => stack.push(c));
+  let stack = [], kids = n => rkids(n, (c, body) => body || stack.push(c));
   kids(root);
   while (stack.length && !b._full) {
     let n = stack.pop();
@@ -288,8 +295,8 @@ let content = (root, ctx, b, raw) => {
   }
 };
 // 2B: referenced elements' text alternatives, hidden ones included.
-let labelledby = (el, a, root) => {
-  let ids = val(el, a), b = buf(maxText);
+let labelledby = (el, root) => {
+  let ids = val(el, 'aria-labelledby'), b = buf(maxText);
   if (ids) for (let id of ids.split(' ')) {
     // IDs resolve in el's own tree (its shadow root or document): never across the boundary.
     let t = el.getRootNode().getElementById(id);
@@ -305,7 +312,7 @@ let labelledby = (el, a, root) => {
 let labels = el => {
   let b = buf(maxText);
   let any = false;
-  for (let l of el.labels || []) if (!isHidden(l)) { any = true; gap(b); content(l, {_root: el, _ref: false, _all: false}, b, false); }
+  for (let l of el.labels || []) if (!isHidden(l)) { any = true; gap(b); content(l, {_root: el}, b, false); }
   return any ? b._s : null;
 };
 let nativeName = (el, ctx) => {
@@ -326,8 +333,8 @@ let nativeName = (el, ctx) => {
 };
 let accName = (el, r) => {
   if (NO_NAME.has(r)) return '';
-  let ctx = {_root: el, _ref: false, _all: false};
-  let s = labelledby(el, 'aria-labelledby', el) || cut(val(el, 'aria-label'), maxText);
+  let ctx = {_root: el};
+  let s = labelledby(el, el) || cut(val(el, 'aria-label'), maxText);
   if (s) return s;
   if (!dropped(r) || !r) {
     s = nativeName(el, ctx);
@@ -352,9 +359,8 @@ let states = (el, r) => {
     else if (ac === 'true' || (input && el.checked)) out.push('checked');
   }
   if (isTrue(el, 'aria-selected') || (tag(el) === 'option' && el.selected)) out.push('selected');
-  for (let s of ['expanded', 'pressed']) if (isTrue(el, 'aria-' + s)) out.push(s);
-  if (isTrue(el, 'aria-disabled') || el.disabled) out.push('disabled');
-  if (isTrue(el, 'aria-required') || el.required) out.push('required');
+  // disabled and required (before e, after q) also from the element's own state.
+  for (let s of ['expanded', 'pressed', 'disabled', 'required']) if (isTrue(el, 'aria-' + s) || ((s < 'e' || s > 'q') && el[s])) out.push(s);
   return out;
 };
 let attrsOf = (el, max) => {
@@ -386,7 +392,7 @@ let emit = (el, cs, insideP, o) => {
   // An unnamed <form> stays as a node without role, name, attrs or ref, so the renderer
   // knows which controls belong together (src/walk.rs, emit). Its `children` list exists from
   // the start: its text is always kept as runs, parted at blocks. (No ref ever, so no _el.)
-  if (!r && !cur) return tag(el) === 'form' ? {_node: {tag: 'form', children: []}, _text: buf(1e5), _fw: 1} : null;
+  if (!r && !cur) return tag(el) === 'form' ? {_node: {tag: 'form', children: []}, _text: buf(), _fw: 1} : null;
   let shown = r || (clickable(el) || cursor(cs) === 'pointer' ? 'clickable' : 'focusable');
   let node = {tag: tag(el), role: shown}, name = accName(el, r ? shown : ''), lv = parseInt(attr(el, 'aria-level'), 10);
   if (name) node.name = name;
@@ -396,7 +402,7 @@ let emit = (el, cs, insideP, o) => {
   if (st.length) node.states = st;
   if (cur || !r) node.cursorInteractive = true;
   // Landmarks and dialogs always get a ref: a region the renderer folds is scoped by it.
-  return {_node: node, _el: el, _text: buf(1e5), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
+  return {_node: node, _el: el, _text: buf(), _kidsP: insideP || KIDS_PRESENTATIONAL.has(shown),
     _always: cur || cat === 'i' || LANDMARK.has(shown)
       || (cat === 'c' && !o._interactiveOnly), _labelled: cat === 'c'};
 };
@@ -404,7 +410,7 @@ let emit = (el, cs, insideP, o) => {
 // elements keep their order; a node without children keeps its text in `text` (src/walk.rs).
 let flush = m => {
   let k = m._node.children;
-  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(1e5); m._runs = 1; }
+  if (k && m._text._s) { k.push({tag: '#text', text: m._text._s}); m._text = buf(); m._runs = 1; }
 };
 // A block boundary: runs of a node with children part there; a leaf's text joins with a space.
 let brk = m => m._node.children ? flush(m) : gap(m._text);
@@ -417,9 +423,9 @@ let close = (m, parent) => {
   if (parent) { let k = parent._node.children = parent._node.children || []; flush(parent); k.push(m._node); if (m._fw && m._runs) parent._runs = 1; }
 };
 let snapshot = (options = {}) => {
-  let t0 = performance.now(), d = (v, x) => v == null ? x : v;
-  let o = {_maxNodes: d(options.maxNodes, 500), _interactiveOnly: options.interactiveOnly !== false, _cursorInteractive: options.cursorInteractive !== false,
-    _maxTextPerNode: d(options.maxTextPerNode, 200), _maxAttrValueLen: d(options.maxAttrValueLen, 150)};
+  let t0 = performance.now();
+  let o = {_maxNodes: dflt(options.maxNodes, 500), _interactiveOnly: options.interactiveOnly !== false, _cursorInteractive: options.cursorInteractive !== false,
+    _maxTextPerNode: dflt(options.maxTextPerNode, 200), _maxAttrValueLen: dflt(options.maxAttrValueLen, 150)};
   maxText = o._maxTextPerNode;
   cache = new Map(); tables = new Map();
   // Refs of elements that left the document go (the map must not keep them alive).
@@ -428,8 +434,9 @@ let snapshot = (options = {}) => {
   let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
-  let top = {_node: {tag: tag(root)}, _text: buf(1e5), _kidsP: false}, open = [top], order = [], work = [];
-  let push = (n, vis) => rkids(n, c => work.push([c, vis]));
+  let top = {_node: {tag: tag(root)}, _text: buf(), _kidsP: false}, open = [top], order = [], work = [];
+  // `vis`: true under visibility:hidden (no text), 2 inside a hidden part the HTML holds.
+  let push = (n, vis) => rkids(n, (c, body) => (!body || h && !vis) && work.push([c, body ? 2 : vis]));
   if (!mo) (mo = new MutationObserver(rs => rs.some(r => /^(c|st|hi|op)/.test(r.attributeName || r.type)) && (hcap = 0))).observe(D, {subtree: 1, childList: 1, attributes: 1, characterData: 1});
   let truncated = false, h = options.html && hcap !== o._maxNodes && [], hl = 0;
   // Bounded: a page's serialisation past 4M characters is cut (the parser closes what is open).
@@ -444,17 +451,30 @@ let snapshot = (options = {}) => {
       if (bl) brk(cur);
       continue;
     }
-    if (n.nodeType === 3) { if (!vis) { put(cur._text, n.data); h && hp(esc(n.data)); } continue; }
+    if (n.nodeType === 3) { if (vis !== true) { vis || put(cur._text, n.data); h && hp(esc(n.data)); } continue; }
     if (n.nodeType !== 1) continue;
-    stats.visitedNodes++;
-    if (tag(n) === 'br') { brk(cur); h && hp('<br>'); continue; }
-    let cs = css(n);
-    if (hiddenSubtree(n, cs)) { stats.skippedHidden++; continue; }
-    let hid = !shows(cs), b = block(cs);
+    // Inside a hidden part only the HTML is written: nothing of it is counted or in the tree.
+    // The HTML has no style sheet: visibility:hidden is written on each element it applies
+    // to, and its end on a shown one under it (a control no person sees reveals no panel).
+    let sub = vis > 1, cs = css(n), hid = sub ? 2 : !shows(cs), mark = hid < 2 && (hid || vis) ? ' style=visibility:' + cs._v : '';
+    sub || stats.visitedNodes++;
+    if (tag(n) === 'br') { sub || brk(cur); h && hp('<br>'); continue; }
+    if (hiddenSubtree(n, cs, sub) || sub && !shows(cs)) {
+      sub || stats.skippedHidden++;
+      // A hidden element with an id, its parent shown, may be a collapsed panel: a control
+      // the page shows may name it. The HTML holds it, marked hidden, with what its own
+      // style shows of it (as the body of a closed details); the host's content stage
+      // reads it only where a shown control reveals it, by the offline rules
+      // (src/aria/collapsed.rs): else no output has it. Not where those rules never
+      // see a panel (hidden by opacity:0 or inert).
+      if (!h || vis || !n.id || cs._o === '0' || n.inert || /^(script|style)$/.test(tag(n))) continue;
+      hid = 2; mark = ' hidden';
+    }
+    let b = hid < 2 && block(cs);
     if (b) brk(cur);
     let made = !hid && !truncated && emit(n, cs, cur._kidsP, o);
     if (made && stats.emittedNodes >= o._maxNodes) truncated = true;
-    h && hp('<' + htag(tag(n)) + (made && !truncated ? ' data-n=' + order.length : '') + hattrs(n) + '>');
+    h && hp('<' + htag(tag(n)) + mark + (made && !truncated ? ' data-n=' + order.length : '') + hattrs(n) + '>');
     if (made && !truncated) { stats.emittedNodes++; order.push(made); open.push(made); work.push([made, hid, 2, b]); }
     else work.push([n, hid, 1, b]);
     push(n, hid);
@@ -499,7 +519,7 @@ let action = (ref, name, params) => {
   let p = params || {}, el = find(ref), ok = {success: true, action: name, ref}, t = el && tag(el), no = error => ({success: false, error, ref, action: name});
   if (!el) return no('ref_not_found');
   if (!/^(scroll_into_view|focus)$/.test(name) && isHidden(el)) return no('not_visible');
-  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|check|uncheck|clear)$/.test(name)) return no('disabled');
+  if ((el.disabled || isTrue(el, 'aria-disabled')) && /^(click|fill|select|(un)?check|clear)$/.test(name)) return no('disabled');
   switch (name) {
     case 'click': {
       let at = center(el);
@@ -510,7 +530,7 @@ let action = (ref, name, params) => {
       return ok;
     }
     case 'fill': case 'clear': {
-      let v = name === 'clear' ? '' : String(d0(p.value));
+      let v = name === 'clear' ? '' : String(dflt(p.value, ''));
       el.focus();
       if (t === 'input' || t === 'textarea') { setValue(el, v); ok.value = el.value; return ok; }
       if (editable(el)) { el.textContent = v; changed(el); ok.value = el.textContent; return ok; }
@@ -518,7 +538,7 @@ let action = (ref, name, params) => {
     }
     case 'select': {
       if (t !== 'select') return no('not_a_select_element');
-      let want = [].concat(p.values == null ? d0(p.value) : p.values).map(String), hit = [];
+      let want = [].concat(p.values == null ? dflt(p.value, '') : p.values).map(String), hit = [];
       for (let opt of el.options) {
         let m = want.includes(opt.value) || want.includes(norm(opt.text));
         if (el.multiple || !hit.length) { opt.selected = m; if (m) hit.push(opt.value); }
@@ -542,7 +562,6 @@ let action = (ref, name, params) => {
   }
   return no('unknown_action');
 };
-let d0 = v => v == null ? '' : v;
 let query = (ref, kind, limit) => {
   let el = find(ref), lim = limit == null ? 4000 : Math.max(0, limit | 0), res = {ref, kind, value: '', truncated: false}, no = e => (res.error = e, res);
   if (!el) return no('ref_not_found');
