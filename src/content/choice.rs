@@ -9,7 +9,7 @@ use html5ever::local_name;
 
 use super::element::{
     first_class, heading_level, is_main_landmark, is_microdata_thread, is_other_products,
-    is_post_id,
+    is_post_id, same_template,
 };
 use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
@@ -362,8 +362,8 @@ const MIN_ROWS: usize = 3;
 /// Prose a row holds, as a share of the top candidate's, to be more of the same story.
 const ROW_SHARE: f32 = 0.25;
 /// Prose per question, at most, in a FAQ box: its answers are a few sentences each, where an
-/// article whose headings ask ("What is catering?") answers each in sections of paragraphs
-/// (2 000 characters a question on the two such articles of web2025 that the rule took).
+/// article whose headings are questions answers each in sections of paragraphs (2 000
+/// characters a question on the two such articles of web2025 that the rule took without it).
 const FAQ_ANSWER: f32 = 500.0;
 /// Headings outside a FAQ box that make its page one of sections ([`Page::sections_around_faq`]).
 const MIN_SECTIONS_BESIDE: usize = 2;
@@ -527,9 +527,8 @@ impl<'a> Page<'a> {
     /// 0.765 -> 0.767, no page lower; the reading set unchanged. Matching the whole class
     /// string instead of its first class kept only the interview.
     fn rows_around(&self, top: NodeId) -> Option<Vec<NodeId>> {
-        let alike = |a: Element<'_>, b: Element<'_>| {
-            a.local() == b.local() && first_class(a).is_some() && first_class(a) == first_class(b)
-        };
+        let alike =
+            |a: Element<'_>, b: Element<'_>| first_class(a).is_some() && same_template(a, b);
         let mut row = top;
         for _ in 0..ROW_DEPTH {
             let parent = self.parent_element(row).filter(|&p| p != self.body)?;
@@ -592,18 +591,17 @@ impl<'a> Page<'a> {
         if region == top || (region != self.body && !self.dom.is_ancestor(self.body, region)) {
             return None;
         }
-        let beside = self
-            .dom
-            .descendants(region)
-            .filter(|&d| !self.dom.is_ancestor(top, d) && d != top)
-            .filter(|&d| {
-                self.dom
-                    .element(d)
-                    .and_then(heading_level)
-                    .is_some_and(|level| level > 1)
-                    && self.agg[d.index()].text > 0
-            })
-            .count();
+        // The region's shown headings below `h1`, the box's subtree not walked.
+        let mut beside = 0;
+        let mut stack = vec![region];
+        while let Some(id) = stack.pop() {
+            let Some(el) = self.dom.element(id).filter(|_| id != top) else {
+                continue;
+            };
+            let heading = heading_level(el).is_some_and(|level| level > 1);
+            beside += usize::from(heading && self.agg[id.index()].text > 0);
+            stack.extend(self.dom.children(id));
+        }
         (beside >= MIN_SECTIONS_BESIDE
             && self.prose(region) - self.prose(top) >= LEAD_PROSE
             && self.agg[region.index()].link_density() < 0.5)
@@ -758,16 +756,12 @@ impl<'a> Page<'a> {
         for _ in 0..POST_ANCESTORS {
             let parent = self.parent_element(id).filter(|&p| p != self.body)?;
             let el = self.dom.element(id)?;
-            if let Some(class) = first_class(el).filter(|_| is_post_id(el)) {
+            if first_class(el).is_some() && is_post_id(el) {
                 let same = self
                     .dom
                     .children(parent)
                     .filter(|&c| c != id && self.prose(c) >= MIN_POST_PROSE)
-                    .filter(|&c| {
-                        self.dom.element(c).is_some_and(|e| {
-                            e.local() == el.local() && first_class(e) == Some(class)
-                        })
-                    })
+                    .filter(|&c| self.dom.element(c).is_some_and(|e| same_template(e, el)))
                     .count();
                 if same >= MIN_REPLIES && self.agg[parent.index()].link_density() < 0.5 {
                     return Some(parent);
@@ -821,9 +815,9 @@ impl<'a> Page<'a> {
                 if passed_by(c) {
                     continue;
                 }
-                let same = run.as_ref().is_some_and(|(first, _, _)| {
-                    first.local() == el.local() && first_class(*first) == first_class(el)
-                });
+                let same = run
+                    .as_ref()
+                    .is_some_and(|(first, _, _)| same_template(*first, el));
                 if !same {
                     run = None;
                 }

@@ -399,6 +399,12 @@ pub(super) fn first_class(el: Element<'_>) -> Option<&str> {
         .and_then(|c| c.split_ascii_whitespace().next())
 }
 
+/// Whether two elements come from one template: the same tag and the same first class (a
+/// thread's posts, a listing's cards, a ranking's entries, a page builder's rows).
+pub(super) fn same_template(a: Element<'_>, b: Element<'_>) -> bool {
+    a.local() == b.local() && first_class(a) == first_class(b)
+}
+
 /// `<main>`, or an element whose role is `main`: the page's own word on its content.
 pub(crate) fn is_main_landmark(el: Element<'_>) -> bool {
     el.is_html(&local_name!("main")) || has_role(el, &["main"])
@@ -546,20 +552,12 @@ fn is_label_value(line: &str) -> bool {
 /// nearby sibling of the same tag whose class starts with the same word (phpBB's
 /// `div.post bg1`, `div.post bg2`; FluxBB's `div.blockpost blockpost1`).
 fn repeated_item(dom: &Dom, id: NodeId) -> Option<NodeId> {
-    fn first_class<'a>(e: Element<'a>) -> Option<&'a str> {
-        e.attr(&local_name!("class"))?
-            .split_ascii_whitespace()
-            .next()
-    }
     dom.ancestors(id)
         .take(PROFILE_ITEM_DEPTH)
         .take_while(|(_, a)| !a.is_html(&local_name!("body")))
         .find(|&(item, item_el)| {
-            first_class(item_el).is_some_and(|class| {
-                has_nearby_sibling(dom, item, |e| {
-                    e.local() == item_el.local() && first_class(e) == Some(class)
-                })
-            })
+            first_class(item_el).is_some()
+                && has_nearby_sibling(dom, item, |e| same_template(e, item_el))
         })
         .map(|(item, _)| item)
 }

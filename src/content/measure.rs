@@ -10,9 +10,9 @@
 use html5ever::local_name;
 
 use super::element::{
-    element_siblings, first_class, heading_level, is_author, is_author_block, is_block,
-    is_boilerplate, is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
-    is_profile_list, may_be_unlikely, HintCache,
+    element_siblings, heading_level, is_author, is_author_block, is_block, is_boilerplate,
+    is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
+    is_profile_list, may_be_unlikely, same_template, HintCache,
 };
 use super::Cleaning;
 use crate::aria::hidden::subtree_hidden_styled;
@@ -940,11 +940,8 @@ impl<'a> Page<'a> {
         if !section(id) {
             return false;
         }
-        let class = first_class(el);
         let like = |c: NodeId| {
-            self.dom
-                .element(c)
-                .is_some_and(|e| e.local() == el.local() && first_class(e) == class)
+            self.dom.element(c).is_some_and(|e| same_template(e, el))
                 && !self.not_shown(c)
                 && section(c)
         };

@@ -324,9 +324,9 @@ fn push_declared(text: &mut String, declared: &str, max_chars: usize) {
     }
 }
 
-/// Characters of a declared description's start looked for in what the page shows (letters
-/// and digits only, lower-cased: a shop's description and its shown copy differ in spaces,
-/// quotes and line breaks).
+/// Characters of a declared description looked for in what the page shows, from its start
+/// and from its middle (letters and digits only, lower-cased: a shop's description and its
+/// shown copy differ in spaces, quotes and line breaks).
 const DESCRIPTION_KEY: usize = 40;
 
 /// Words a declared description has at least to be read as one: shorter is a tagline, and
