@@ -61,7 +61,10 @@ let memo = (m, el, f) => { let c = m && m.get(el); if (c == null) { c = f(el); i
 // Each property read on a CSSStyleDeclaration serialises its value afresh (~0.5 us), and the
 // walk asks for display up to three times per element: the values it needs on every element
 // are read once into a record; the rare ones (overflow, cursor) through _s when asked.
-let css = el => memo(cache, el, e => { let s = win(e).getComputedStyle(e); return {_s: s, _d: s.display, _v: s.visibility, _o: s.opacity}; });
+// `_o`: faded out (opacity 0), but not what holds the page's first <h1> or <main>: there it
+// is a fade-in's first frame, which a script lifts (src/style/mod.rs, page_holders).
+let css = el => memo(cache, el, e => { let s = win(e).getComputedStyle(e); return {_s: s, _d: s.display, _v: s.visibility,
+  _o: s.opacity === '0' && !['h1', 'main'].some(t => e.contains(D.querySelector(t)))}; });
 let cursor = cs => cs._c || (cs._c = cs._s.cursor);
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';
@@ -137,7 +140,7 @@ let hiddenSubtree = (el, cs, inside) =>
   // script, style, head, input[type=hidden]… are display:none in the UA stylesheet; ruby
   // <rt> is left out of names and text as in the offline walk.
   tag(el) === 'rt' || !/^\s*(false|undefined)?\s*$/i.test(attr(el, 'aria-hidden') || '')
-  || cs._d === 'none' || cs._o === '0' || el.inert
+  || cs._d === 'none' || cs._o || el.inert
   // No box: checkVisibility() is false for an element without one, and 5x cheaper than
   // getClientRects() (Chrome 105+; older engines take the slow path).
   || !inside && ((cs._d !== 'contents' && tag(el) !== 'area' && !(el.checkVisibility ? el.checkVisibility() : el.getClientRects().length))
@@ -425,13 +428,13 @@ let close = (m, parent) => {
 let snapshot = (options = {}) => {
   let t0 = performance.now();
   let o = {_maxNodes: dflt(options.maxNodes, 500), _interactiveOnly: options.interactiveOnly !== false, _cursorInteractive: options.cursorInteractive !== false,
-    _maxTextPerNode: dflt(options.maxTextPerNode, 200), _maxAttrValueLen: dflt(options.maxAttrValueLen, 150)};
-  maxText = o._maxTextPerNode;
+    _maxAttrValueLen: dflt(options.maxAttrValueLen, 150)};
+  maxText = dflt(options.maxTextPerNode, 200);
   cache = new Map(); tables = new Map();
   // Refs of elements that left the document go (the map must not keep them alive).
   for (let [r, e] of marked) if (!e.isConnected) marked.delete(r);
   let root = options.scope ? D.querySelector(options.scope) : D.body || D.documentElement;
-  let stats = {domNodes: D.getElementsByTagName('*').length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
+  let stats = {domNodes: D.all.length, visitedNodes: 0, emittedNodes: 1, skippedHidden: 0};
   let out = tree => ({version: 1, url: location.href, title: norm(D.title) || undefined, tree, stats});
   if (!root) return Object.assign(out({tag: 'body'}), {error: 'scope_not_found'});
   let top = {_node: {tag: tag(root)}, _text: buf(), _kidsP: false}, open = [top], order = [], work = [];
@@ -467,7 +470,7 @@ let snapshot = (options = {}) => {
       // reads it only where a shown control reveals it, by the offline rules
       // (src/aria/collapsed.rs): else no output has it. Not where those rules never
       // see a panel (hidden by opacity:0 or inert).
-      if (!h || vis || !n.id || cs._o === '0' || n.inert || /^(script|style)$/.test(tag(n))) continue;
+      if (!h || vis || !n.id || cs._o || n.inert || /^(script|style)$/.test(tag(n))) continue;
       hid = 2; mark = ' hidden';
     }
     let b = hid < 2 && block(cs);
@@ -571,7 +574,7 @@ let query = (ref, kind, limit) => {
   else if (kind === 'html') v = el.outerHTML;
   else if (kind === 'value') { v = 'value' in el ? String(el.value) : attr(el, 'aria-valuenow'); if (v == null) return no('not_a_form_control'); }
   else if (kind === 'attrs') { let a = {}; for (let x of el.attributes) if (x.name !== AR) a[x.name] = x.value; v = JSON.stringify(a); }
-  else if (kind === 'computed_styles') { let s = getComputedStyle(el), a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
+  else if (kind === 'computed_styles') { let s = css(el)._s, a = {}; for (let k of 'display visibility opacity color backgroundColor fontSize cursor'.split(' ')) a[k] = s[k]; v = JSON.stringify(a); }
   else return no('unknown_kind');
   // Cut at the limit (UTF-16 units) without splitting a surrogate pair.
   let end = Math.min(lim, v.length);

@@ -460,6 +460,7 @@ const HIDDEN: &str = r##"<!doctype html><html><head><style>.gone{display:none}.g
 <details><a href=#d>SECRET-before-summary</a><summary>Less</summary><b>SECRET-after-summary</b></details>
 <div style="width:0;height:0;overflow:hidden"><a href=#z>SECRET-zero-size</a></div>
 <div class=card>Open card</div>
+<div style="opacity:0"><h1>Fading in</h1></div><div style="opacity:0"><h1>SECRET-second-h1</h1></div>
 </body></html>"##;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -475,6 +476,9 @@ async fn hidden_text_stays_out_and_pointer_cards_get_refs() {
     find_ref(&tree.tree, "button", "Visible");
     find_ref(&tree.tree, "button", "More");
     find_ref(&tree.tree, "button", "Less");
+    // A fade-in's first frame on what holds the page's first heading is no hiding (as offline:
+    // src/style/mod.rs); another faded heading stays hidden.
+    find_ref(&tree.tree, "heading", "Fading in");
     let card = find_ref(&tree.tree, "clickable", "Open card");
     let text =
         parse_query_result(&eval(&page, &query_js(&card, "text", 100)).await).expect("query");
