@@ -593,14 +593,18 @@ impl<'a> Page<'a> {
         }
         // The region's shown headings below `h1`, the box's subtree not walked.
         let mut beside = 0;
-        let mut stack = vec![region];
-        while let Some(id) = stack.pop() {
-            let Some(el) = self.dom.element(id).filter(|_| id != top) else {
+        let mut walk = self.dom.descendants(region);
+        while let Some(id) = walk.next() {
+            if id == top {
+                walk.skip_subtree(id);
                 continue;
-            };
-            let heading = heading_level(el).is_some_and(|level| level > 1);
+            }
+            let heading = self
+                .dom
+                .element(id)
+                .and_then(heading_level)
+                .is_some_and(|level| level > 1);
             beside += usize::from(heading && self.agg[id.index()].text > 0);
-            stack.extend(self.dom.children(id));
         }
         (beside >= MIN_SECTIONS_BESIDE
             && self.prose(region) - self.prose(top) >= LEAD_PROSE
