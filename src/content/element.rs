@@ -223,17 +223,23 @@ const POSITIVE_HINTS: &[&str] = &[
 ];
 
 /// Which hint lists a pattern is in.
-const UNLIKELY_BIT: u8 = 1;
-const MAYBE_BIT: u8 = 2;
-const NEGATIVE_BIT: u8 = 4;
-const POSITIVE_BIT: u8 = 8;
-const SHARE_BIT: u8 = 16;
+const UNLIKELY_BIT: u16 = 1;
+const MAYBE_BIT: u16 = 2;
+const NEGATIVE_BIT: u16 = 4;
+const POSITIVE_BIT: u16 = 8;
+const SHARE_BIT: u16 = 16;
 /// Readability's unlikely `header`, apart: a section's header inside the main landmark is
 /// content (`AttrHints::header_only`).
-const HEADER_BIT: u8 = 32;
-const SIGNATURE_BIT: u8 = 64;
+const HEADER_BIT: u16 = 32;
+const SIGNATURE_BIT: u16 = 64;
 /// Readability's unlikely words that name a page's comments, apart (`AttrHints::comments`).
-const COMMENTS_BIT: u8 = 128;
+const COMMENTS_BIT: u16 = 128;
+/// A picture's caption by its class (`wp-caption-text`, `image-caption`, `figure__caption`):
+/// what a caption holds may be its picture's credit (`AttrHints::caption`).
+const CAPTION_BIT: u16 = 256;
+/// A picture's credit by its class (`span.credit`, `em.copyright`, `div.figure__copyright`),
+/// `AttrHints::credit`.
+const CREDIT_BIT: u16 = 512;
 
 /// Microdata's attribute names, which are not among html5ever's static names: interned once,
 /// as interning `itemprop` for each element the pass asks about was 1 % of a parse-and-read.
@@ -244,10 +250,10 @@ static ITEMTYPE: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemtyp
 /// class string answers all of them (seventy substring searches per distinct class string
 /// were a twentieth of a `read`). Patterns match case-insensitively, as Readability's `/i`
 /// expressions do.
-static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
+static HINTS: LazyLock<(AhoCorasick, Vec<u16>)> = LazyLock::new(|| {
     let mut patterns: Vec<&str> = Vec::new();
-    let mut bits: Vec<u8> = Vec::new();
-    let lists: [(&[&str], u8); 8] = [
+    let mut bits: Vec<u16> = Vec::new();
+    let lists: [(&[&str], u16); 10] = [
         (UNLIKELY_HINTS, UNLIKELY_BIT),
         (&["header"], HEADER_BIT),
         (MAYBE_HINTS, MAYBE_BIT),
@@ -256,6 +262,8 @@ static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
         (&["share"], SHARE_BIT),
         (&["signature"], SIGNATURE_BIT),
         (&["comment", "disqus", "replies"], COMMENTS_BIT),
+        (&["caption"], CAPTION_BIT),
+        (&["credit", "copyright"], CREDIT_BIT),
     ];
     for (list, bit) in lists {
         for &p in list {
@@ -281,7 +289,7 @@ static HINTS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
 });
 
 /// The lists (`*_BIT`) some pattern of which occurs in `s`.
-fn hint_lists(s: &str) -> u8 {
+fn hint_lists(s: &str) -> u16 {
     let (automaton, bits) = &*HINTS;
     // Overlapping, so that a pattern inside another ("-ad-" in "-ad-break") still counts.
     automaton
@@ -304,6 +312,10 @@ pub(super) struct AttrHints {
     pub(super) signature: bool,
     /// Unlikely, and by a word that names comments (`comment`, `disqus`, `replies`).
     pub(super) comments: bool,
+    /// Names a picture's caption (`caption`).
+    pub(super) caption: bool,
+    /// Names a credit (`credit`, `copyright`): a picture's, inside its caption or figure.
+    pub(super) credit: bool,
 }
 
 impl AttrHints {
@@ -327,6 +339,8 @@ impl AttrHints {
             share: lists & SHARE_BIT != 0,
             signature: lists & SIGNATURE_BIT != 0,
             comments: lists & COMMENTS_BIT != 0,
+            caption: lists & CAPTION_BIT != 0,
+            credit: lists & CREDIT_BIT != 0,
         }
     }
 }
@@ -364,6 +378,8 @@ impl<'a> HintCache<'a> {
             share: class.share || id.share,
             signature: unlikely && (class.signature || id.signature),
             comments: unlikely && (class.comments || id.comments),
+            caption: class.caption || id.caption,
+            credit: class.credit || id.credit,
         }
     }
 }
@@ -628,6 +644,38 @@ pub(super) fn is_post_id(el: Element<'_>) -> bool {
 pub(super) const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "IndividualProduct"];
 
 /// Whether a `<script>` holds JSON-LD.
+/// Words that label a picture's credit before a colon ("Foto: dpa", "Crédits photos :
+/// Bestimage", "Image credit: Pexels"), in the languages of the evaluation sets and their
+/// neighbours; `©` labels one in any language. Not a bare "Source:": under a chart or a
+/// table it names where the figures come from, which is part of them.
+const CREDIT_LABELS: &[&str] = &[
+    "bild", "bilder", "bildquelle", "copyright", "credit", "credits", "crédit", "crédits",
+    "crédito", "créditos", "foto", "fotos", "fotografía", "fotograf", "fotoquelle", "image",
+    "imagen", "photo", "photos", "photograph", "picture", "zdjęcie",
+];
+
+/// Longest label before a credit's colon, in characters ("crédits photos").
+const CREDIT_LABEL_MAX: usize = 24;
+
+/// Whether a caption's text is a picture's credit: it starts with `©` or with a credit
+/// label's word ([`CREDIT_LABELS`]) and a colon, after an opening bracket if any.
+pub(super) fn says_credit(text: &str) -> bool {
+    let text = text.trim_start().trim_start_matches(['(', '[']).trim_start();
+    if text.starts_with('©') {
+        return true;
+    }
+    let Some((label, _)) = text.split_once(':') else {
+        return false;
+    };
+    if label.chars().count() > CREDIT_LABEL_MAX {
+        return false;
+    }
+    label.split_whitespace().next().is_some_and(|word| {
+        let word = word.to_lowercase();
+        CREDIT_LABELS.contains(&word.as_str())
+    })
+}
+
 pub(super) fn is_json_ld(el: Element<'_>) -> bool {
     el.is_html(&local_name!("script"))
         && el

@@ -89,6 +89,9 @@ const KINDS: &[(Kind, &[&str])] = &[
             "HowTo",
         ],
     ),
+    // Last: a story or a product page with a clip keeps its kind. A page that is the video's
+    // (a broadcaster's player page) declares it alone.
+    (Kind::Video, &["VideoObject"]),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +100,7 @@ enum Kind {
     Event,
     Thread,
     Article,
+    Video,
 }
 
 /// The page's data line (`[data] …`), or `None` when its structured data states no fact of
@@ -148,11 +152,11 @@ pub(crate) struct Declared {
     pub name: String,
     /// A product's `description`, an article's `articleBody`, cut at [`MAX_DECLARED`].
     pub text: String,
-    /// The page declares an article (else a product).
+    /// The page declares an article (else a product or a video, whose description is short).
     pub article: bool,
 }
 
-/// The one product or article a page declares, with the free text it declares for it. For
+/// The one product, article or video a page declares, with the free text it declares for it. For
 /// a page whose declared text no person sees (`read` checks that the page shows none of it).
 pub(crate) fn declared_description(dom: &Dom) -> Option<Declared> {
     let Entity::Json(kind, map) = main_entity(dom)? else {
@@ -161,6 +165,7 @@ pub(crate) fn declared_description(dom: &Dom) -> Option<Declared> {
     let (name, text) = match kind {
         Kind::Product => ("name", "description"),
         Kind::Article => ("headline", "articleBody"),
+        Kind::Video => ("name", "description"),
         Kind::Event | Kind::Thread => return None,
     };
     Some(Declared {
@@ -187,7 +192,7 @@ fn main_entity(dom: &Dom) -> Option<Entity<'_>> {
     for (kind, _) in KINDS {
         let mut of_kind = found.iter().filter(|(k, _)| k == kind);
         if let Some((_, map)) = of_kind.next() {
-            if *kind == Kind::Product && of_kind.next().is_some() {
+            if matches!(kind, Kind::Product | Kind::Video) && of_kind.next().is_some() {
                 return None;
             }
             return Some(Entity::Json(*kind, map.clone()));
@@ -326,6 +331,31 @@ fn day(v: &str) -> &str {
     }
 }
 
+/// An ISO 8601 duration of a clip (`PT1H2M5S`, `PT156S`) as a clock reads it (`1:02:05`,
+/// `2:36`); `None` for any other form (days, months, fractions): the fact is left out.
+fn clock(v: &str) -> Option<String> {
+    let mut rest = v.trim().strip_prefix("PT").filter(|r| !r.is_empty())?;
+    let mut seconds: u64 = 0;
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+        let n: u64 = rest[..digits].parse().ok()?;
+        let unit = match rest[digits..].chars().next()? {
+            'H' => 3600,
+            'M' => 60,
+            'S' => 1,
+            _ => return None,
+        };
+        seconds = seconds.checked_add(n.checked_mul(unit)?)?;
+        rest = &rest[digits + 1..];
+    }
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    Some(if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    })
+}
+
 /// One entity the page declares, from JSON-LD or from microdata.
 enum Entity<'d> {
     Json(Kind, Map<String, Value>),
@@ -365,6 +395,14 @@ impl Entity<'_> {
                 );
                 put("place", self.name_of("location"));
                 put("price", self.price());
+            }
+            Kind::Video => {
+                put("type", Some("VideoObject".into()));
+                put(
+                    "uploaded",
+                    self.get(&["uploadDate"]).map(|d| day(&d).to_string()),
+                );
+                put("duration", self.get(&["duration"]).and_then(|d| clock(&d)));
             }
             Kind::Thread | Kind::Article => {
                 put("type", self.type_name());
@@ -485,7 +523,7 @@ fn microdata_entity<'d>(dom: &'d Dom, items: &[(Kind, NodeId)]) -> Option<Entity
     for (kind, _) in KINDS {
         let mut of_kind = items.iter().filter(|(k, _)| k == kind);
         if let Some(&(_, id)) = of_kind.next() {
-            if *kind == Kind::Product && of_kind.next().is_some() {
+            if matches!(kind, Kind::Product | Kind::Video) && of_kind.next().is_some() {
                 return None;
             }
             return Some(Entity::Microdata(*kind, dom, id));
@@ -610,6 +648,31 @@ mod tests {
              [modified=2024-05-02]"
         );
         assert!(!line.contains("Gold rose"), "free text is no fact");
+    }
+
+    #[test]
+    fn a_video_states_its_day_and_length_and_a_story_keeps_its_kind() {
+        let video = r#"{"@type":"VideoObject","name":"Quays","description":"Rust.",
+            "uploadDate":"2020-04-04T20:57:00+02:00","duration":"PT156S"}"#;
+        assert_eq!(
+            line(&ld(video)).as_deref(),
+            Some("[data] [type=VideoObject] [uploaded=2020-04-04] [duration=2:36]")
+        );
+        // A story with a clip is a story.
+        let story = r#"{"@type":"NewsArticle","headline":"Gold","author":{"name":"Jane Doe"}}"#;
+        let both = line(&ld(&format!("[{video},{story}]"))).expect("line");
+        assert!(both.starts_with("[data] [type=NewsArticle]"), "{both}");
+        // Two clips are a list of them.
+        assert_eq!(line(&ld(&format!("[{video},{video}]"))), None);
+    }
+
+    #[test]
+    fn a_clips_length_reads_as_a_clock_or_not_at_all() {
+        assert_eq!(clock("PT1H2M5S").as_deref(), Some("1:02:05"));
+        assert_eq!(clock("PT4M").as_deref(), Some("4:00"));
+        for odd in ["P1D", "PT", "PT1.5S", "PTM", "12:00", "PT99999999999999999999S"] {
+            assert_eq!(clock(odd), None, "{odd}");
+        }
     }
 
     #[test]

@@ -657,6 +657,36 @@ fn a_caption_that_says_the_alt_reads_once() {
     assert!(text.contains("![Jasper at the pond]"), "{text}");
 }
 
+/// A picture's credit, by its class or by its label, is not read; the caption beside it is,
+/// and so is a chart's source.
+#[test]
+fn a_pictures_credit_is_not_read_but_its_caption_is() {
+    let html = format!(
+        "<main><h1>Winter</h1><p>{PROSE}</p>\
+         <figure><img src=a.jpg alt='A heron'>\
+         <figcaption>A heron waits at the pond. <span class=credit>Jane Roe/Agency</span>\
+         </figcaption></figure>\
+         <figure><img src=b.jpg alt='The quay'><figcaption>Foto: Max Muster</figcaption></figure>\
+         <div class=wp-caption><img src=c.jpg alt='Ice'><p class=wp-caption-text>\
+         (Crédits photos : Studio Nord)</p></div>\
+         <figure><img src=d.jpg alt='Rents'><figcaption><div class=credit-caption>Rents rose \
+         in every district.</div><p>Source: City statistics office</p></figcaption></figure>\
+         <p>{PROSE}</p></main>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "A heron waits at the pond.",
+            "![The quay]",
+            "![Ice]",
+            "Rents rose in every district.",
+            "Source: City statistics office",
+        ],
+    );
+    assert_absent(&text, &["Jane Roe", "Max Muster", "Studio Nord"]);
+}
+
 /// A code block in its frame (a title bar with a language picker and a copy button, as
 /// documentation sites wrap each one) is read: the picker made the conditional cleaning take
 /// the frame for a form. A box of controls without code still goes.
