@@ -345,6 +345,34 @@ impl AttrHints {
     }
 }
 
+/// Whether a class token styles rather than names (a utility framework's, Tailwind's): a
+/// responsive or state variant (`md:flex`, `hover:shadow-lg`; not `md:hidden`, which hides
+/// the element at that width), an overflow or a scroll margin (`overflow-hidden`,
+/// `scroll-mt-24`, which documentation sites put on every heading an anchor scrolls to).
+/// Readability's patterns find `hidden` and `scroll` in them.
+fn is_style_utility(token: &str) -> bool {
+    let t = token.to_ascii_lowercase();
+    (t.contains(':') && !t.ends_with(":hidden"))
+        || t.starts_with("overflow-")
+        || t.starts_with("scroll-m")
+        || t.starts_with("scroll-p")
+}
+
+/// `_getClassWeight` of a heading with its class's style utilities aside
+/// ([`is_style_utility`]): Readability removes an `h1` or `h2` of negative weight from the
+/// content (`_cleanHeaders`), and a section's heading classed `scroll-mt-24` is no widget.
+/// Only for headings: elsewhere the utilities' words decide among candidates and leaving
+/// them out moved web2025's product and service pages both ways.
+pub(super) fn heading_weight(el: Element<'_>) -> f32 {
+    let class = el.attr(&local_name!("class")).unwrap_or("");
+    let named: Vec<&str> = class
+        .split_ascii_whitespace()
+        .filter(|t| !is_style_utility(t))
+        .collect();
+    let id = el.attr(&local_name!("id")).unwrap_or("");
+    AttrHints::of(&named.join(" ")).weight + AttrHints::of(id).weight
+}
+
 /// [`AttrHints`] of every distinct `class` and `id` value, filled as the pass meets them.
 #[derive(Default)]
 pub(super) struct HintCache<'a> {
@@ -649,9 +677,28 @@ pub(super) const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "Individu
 /// neighbours; `©` labels one in any language. Not a bare "Source:": under a chart or a
 /// table it names where the figures come from, which is part of them.
 const CREDIT_LABELS: &[&str] = &[
-    "bild", "bilder", "bildquelle", "copyright", "credit", "credits", "crédit", "crédits",
-    "crédito", "créditos", "foto", "fotos", "fotografía", "fotograf", "fotoquelle", "image",
-    "imagen", "photo", "photos", "photograph", "picture", "zdjęcie",
+    "bild",
+    "bilder",
+    "bildquelle",
+    "copyright",
+    "credit",
+    "credits",
+    "crédit",
+    "crédits",
+    "crédito",
+    "créditos",
+    "foto",
+    "fotos",
+    "fotografía",
+    "fotograf",
+    "fotoquelle",
+    "image",
+    "imagen",
+    "photo",
+    "photos",
+    "photograph",
+    "picture",
+    "zdjęcie",
 ];
 
 /// Longest label before a credit's colon, in characters ("crédits photos").
@@ -660,7 +707,10 @@ const CREDIT_LABEL_MAX: usize = 24;
 /// Whether a caption's text is a picture's credit: it starts with `©` or with a credit
 /// label's word ([`CREDIT_LABELS`]) and a colon, after an opening bracket if any.
 pub(super) fn says_credit(text: &str) -> bool {
-    let text = text.trim_start().trim_start_matches(['(', '[']).trim_start();
+    let text = text
+        .trim_start()
+        .trim_start_matches(['(', '['])
+        .trim_start();
     if text.starts_with('©') {
         return true;
     }

@@ -670,7 +670,14 @@ mod tests {
     fn a_clips_length_reads_as_a_clock_or_not_at_all() {
         assert_eq!(clock("PT1H2M5S").as_deref(), Some("1:02:05"));
         assert_eq!(clock("PT4M").as_deref(), Some("4:00"));
-        for odd in ["P1D", "PT", "PT1.5S", "PTM", "12:00", "PT99999999999999999999S"] {
+        for odd in [
+            "P1D",
+            "PT",
+            "PT1.5S",
+            "PTM",
+            "12:00",
+            "PT99999999999999999999S",
+        ] {
             assert_eq!(clock(odd), None, "{odd}");
         }
     }

@@ -10,8 +10,8 @@
 use html5ever::local_name;
 
 use super::element::{
-    element_siblings, heading_level, is_author, is_author_block, is_block, is_boilerplate,
-    is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
+    element_siblings, heading_level, heading_weight, is_author, is_author_block, is_block,
+    is_boilerplate, is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
     is_profile_list, may_be_unlikely, same_template, says_credit, HintCache,
 };
 use super::Cleaning;
@@ -882,7 +882,10 @@ impl<'a> Page<'a> {
         if self.cleaning == Cleaning::Classes {
             return false;
         }
-        if matches!(heading_level(el), Some(1 | 2)) && self.weight[id.index()] < 0.0 {
+        if matches!(heading_level(el), Some(1 | 2))
+            && self.weight[id.index()] < 0.0
+            && heading_weight(el) < 0.0
+        {
             return true;
         }
         conditional && !is_author(el) && self.cleaned_conditionally(id, el, in_figure)

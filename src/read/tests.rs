@@ -160,6 +160,22 @@ fn a_heading_is_read_whatever_its_class_says() {
     assert!(!text.contains("SITE HEADER"), "{text}");
 }
 
+/// A heading's style utilities (`scroll-mt-24`, `lg:overflow-hidden`) are not the words
+/// Readability's class weight looks for: the section's heading is read. A heading its class
+/// names as a widget's is not.
+#[test]
+fn a_headings_style_utilities_do_not_take_it() {
+    let html = format!(
+        "<article><h1>Auth</h1><p>{PROSE}</p>\
+         <h2 id=about class='group scroll-mt-24 lg:overflow-hidden'>About sessions\
+         <a href=#about class=opacity-0>#</a></h2><p>{PROSE}</p>\
+         <h2 class='widget-title md:hidden'>Popular posts</h2><p>{PROSE}</p></article>"
+    );
+    let text = read(&html);
+    assert_in_order(&text, &["# Auth", "## About sessions [ref="]);
+    assert_absent(&text, &["Popular posts"]);
+}
+
 /// The unlikely classes name blocks of chrome. Code is never chrome, whatever its
 /// highlighter calls a span (`hljs-comment`, Prism's `token comment`), and an emphasised
 /// label names the value beside it (a spec row's `strong.table__header`).
