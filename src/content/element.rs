@@ -359,18 +359,39 @@ fn is_style_utility(token: &str) -> bool {
 }
 
 /// `_getClassWeight` of a heading with its class's style utilities aside
-/// ([`is_style_utility`]): Readability removes an `h1` or `h2` of negative weight from the
-/// content (`_cleanHeaders`), and a section's heading classed `scroll-mt-24` is no widget.
-/// Only for headings: elsewhere the utilities' words decide among candidates and leaving
-/// them out moved web2025's product and service pages both ways.
-pub(super) fn heading_weight(el: Element<'_>) -> f32 {
+/// ([`is_style_utility`]) and its `id` aside when the id spells the heading's own words
+/// ([`is_slug_of`]): Readability removes an `h1` or `h2` of negative weight from the
+/// content (`_cleanHeaders`), and a section's heading classed `scroll-mt-24`, or with the
+/// anchor `what-is-social-media-marketing` (`media`), is no widget. Only for headings:
+/// elsewhere the utilities' words decide among candidates and leaving them out moved
+/// web2025's product and service pages both ways.
+pub(super) fn heading_weight(el: Element<'_>, text: &str) -> f32 {
     let class = el.attr(&local_name!("class")).unwrap_or("");
     let named: Vec<&str> = class
         .split_ascii_whitespace()
         .filter(|t| !is_style_utility(t))
         .collect();
-    let id = el.attr(&local_name!("id")).unwrap_or("");
+    let id = el
+        .attr(&local_name!("id"))
+        .filter(|id| !is_slug_of(id, text))
+        .unwrap_or("");
     AttrHints::of(&named.join(" ")).weight + AttrHints::of(id).weight
+}
+
+/// Whether an anchor `id` is made of a text's words (`h-4-select-particular-times` of "4.
+/// Select particular times during the day", `Healthy_shopping_list` of "Weekly shopping
+/// list"): at least two words of the id, half of them or more in the text.
+fn is_slug_of(id: &str, text: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let said = words(text);
+    let id_words = words(id);
+    let found = id_words.iter().filter(|w| said.contains(w)).count();
+    id_words.len() >= 2 && found * 2 >= id_words.len()
 }
 
 /// [`AttrHints`] of every distinct `class` and `id` value, filled as the pass meets them.

@@ -884,7 +884,7 @@ impl<'a> Page<'a> {
         }
         if matches!(heading_level(el), Some(1 | 2))
             && self.weight[id.index()] < 0.0
-            && heading_weight(el) < 0.0
+            && heading_weight(el, &self.shown_text(id).collect::<String>()) < 0.0
         {
             return true;
         }

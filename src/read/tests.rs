@@ -160,19 +160,27 @@ fn a_heading_is_read_whatever_its_class_says() {
     assert!(!text.contains("SITE HEADER"), "{text}");
 }
 
-/// A heading's style utilities (`scroll-mt-24`, `lg:overflow-hidden`) are not the words
-/// Readability's class weight looks for: the section's heading is read. A heading its class
-/// names as a widget's is not.
+/// A heading's style utilities (`scroll-mt-24`, `lg:overflow-hidden`) and an anchor made
+/// of its own words (`what-is-social-media`) are not the words Readability's class weight
+/// looks for: the section's heading is read. A heading its class names as a widget's is not.
 #[test]
 fn a_headings_style_utilities_do_not_take_it() {
     let html = format!(
         "<article><h1>Auth</h1><p>{PROSE}</p>\
          <h2 id=about class='group scroll-mt-24 lg:overflow-hidden'>About sessions\
          <a href=#about class=opacity-0>#</a></h2><p>{PROSE}</p>\
+         <h2 id=what-is-social-media>What is social media?</h2><p>{PROSE}</p>\
          <h2 class='widget-title md:hidden'>Popular posts</h2><p>{PROSE}</p></article>"
     );
     let text = read(&html);
-    assert_in_order(&text, &["# Auth", "## About sessions [ref="]);
+    assert_in_order(
+        &text,
+        &[
+            "# Auth",
+            "## About sessions [ref=",
+            "## What is social media?",
+        ],
+    );
     assert_absent(&text, &["Popular posts"]);
 }
 
