@@ -263,6 +263,10 @@ pub(crate) fn read(
         }
         text.push('\n');
         text.push_str(note);
+    } else if opts.from.is_none() && blocks.iter().all(|b| b.heading_words.is_some()) {
+        // Headings and nothing under them (a shell its scripts fill, its title shown): the
+        // page shows none of its content, and what its data declares is read as above.
+        declare(&mut text, dom, opts.max_chars_total, 0);
     } else if opts.from.is_none() {
         declare_description(&mut text, dom, tree, opts.max_chars_total);
     }

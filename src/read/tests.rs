@@ -2314,6 +2314,24 @@ fn a_page_that_shows_nothing_reads_its_declared_text() {
     );
 }
 
+/// A shell that shows its headline and nothing under it (its scripts fill the rest) shows
+/// none of its content either: the headline, then what its data declares.
+#[test]
+fn a_page_that_shows_only_its_headline_reads_its_declared_text() {
+    let html = r#"<html><head><script type="application/ld+json">
+        {"@type":"QAPage","mainEntity":{"@type":"Question","name":"Why do quays rust?",
+        "text":"Salt air and wet iron."}}</script></head>
+        <body><main><h1>Why do quays rust?</h1><div id="app"></div></main></body></html>"#;
+    let text = read_all(html);
+    assert_in_order(
+        &text,
+        &["# Why do quays rust?", DECLARED, "Salt air and wet iron."],
+    );
+    // A headline with text under it is read as it stands.
+    let shown = html.replace("<div id=\"app\"></div>", "<p>Salt spray.</p>");
+    assert_absent(&read_all(&shown), &[DECLARED]);
+}
+
 #[test]
 fn soft_hyphens_are_not_read() {
     let html = format!(

@@ -325,6 +325,18 @@ impl Styles {
             if decls.opacity_zero.is_some_and(|d| d.value) && holds_page_at(id) {
                 decls.opacity_zero = None;
             }
+            // So is a sheet's `visibility: hidden` there: an animation library's start state
+            // (Elementor's `.elementor-invisible` on the headline's block until its fade-in
+            // runs), a critical-CSS `.container { opacity: 0; visibility: hidden }` a script
+            // lifts. Not `display: none`: a responsive layout's other copy of the page (the
+            // phone's) is hidden so, and its first `h1` may be the one hidden. A `style`
+            // attribute's `visibility` is the page's own word.
+            if decls.visibility.is_some_and(|d| d.value == Some(true))
+                && !inline.as_ref().is_some_and(|d| d.visibility.is_some())
+                && holds_page_at(id)
+            {
+                decls.visibility = None;
+            }
             if let Some(slot) = table.get_mut(id.index()) {
                 *slot = ElementStyle::from_decls(&decls, inherited).pack();
                 styled |= *slot != 0;
@@ -826,6 +838,31 @@ mod tests {
         assert!(hidden(
             "<div style='display:none' data-t><h1>Title</h1></div>"
         ));
+    }
+
+    #[test]
+    fn a_sheets_visibility_hidden_around_the_headline_is_a_loading_state() {
+        let vis = |html: &str| style_of(html, &StyleOptions::default()).visibility_hidden;
+        let sheet = "<style>.invisible{visibility:hidden} .gone{display:none}</style>";
+        // The headline's block before its fade-in (Elementor's `elementor-invisible`).
+        assert_eq!(
+            vis(&format!(
+                "{sheet}<div class=invisible data-t><h1>Title</h1></div>"
+            )),
+            None
+        );
+        // A block beside the headline, a second headline, a `style` attribute: hidden.
+        for html in [
+            "<h1>Title</h1><div class=invisible data-t><p>Note</p></div>",
+            "<h1>Title</h1><div class=invisible data-t><h1>Other</h1></div>",
+            "<div style='visibility:hidden' data-t><h1>Title</h1></div>",
+        ] {
+            assert_eq!(vis(&format!("{sheet}{html}")), Some(true), "{html}");
+        }
+        // A sheet's `display: none` on the headline's copy still hides.
+        assert!(hidden(&format!(
+            "{sheet}<div class=gone data-t><h1>Title</h1></div>"
+        )));
     }
 
     #[test]
