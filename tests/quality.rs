@@ -20,7 +20,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 /// `read` unbudgeted on web2025: F1 per page type at least (blog has one page, left out).
 const WEB2025_READ_F1: &[(&str, f64)] = &[
     ("article", 0.94),
-    ("documentation", 0.80),
+    ("documentation", 0.81),
     ("service", 0.75),
     ("forum", 0.70),
     ("listing", 0.66),
@@ -117,13 +117,13 @@ fn web2025_floors() {
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 5f2b5db, a little under (F1 0.889, precision 0.845, 17 pages lost).
+    // 5e377c1, a little under (F1 0.895, precision 0.848, 12 pages lost).
     let Some(dir) = shared("trafeval") else {
         return;
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.888, "read F1: {read}");
-    assert!(num(&read, "precision") >= 0.840, "read precision: {read}");
-    assert!(num(&read, "lost") <= 16.0, "pages lost: {read}");
+    assert!(num(&read, "f1") >= 0.893, "read F1: {read}");
+    assert!(num(&read, "precision") >= 0.846, "read precision: {read}");
+    assert!(num(&read, "lost") <= 13.0, "pages lost: {read}");
 }

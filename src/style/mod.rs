@@ -332,7 +332,7 @@ impl Styles {
             // phone's) is hidden so, and its first `h1` may be the one hidden. A `style`
             // attribute's `visibility` is the page's own word.
             if decls.visibility.is_some_and(|d| d.value == Some(true))
-                && !inline.as_ref().is_some_and(|d| d.visibility.is_some())
+                && inline.as_ref().is_none_or(|d| d.visibility.is_none())
                 && holds_page_at(id)
             {
                 decls.visibility = None;
