@@ -692,7 +692,6 @@ pub(super) fn is_post_id(el: Element<'_>) -> bool {
 /// The JSON-LD types of a product page.
 pub(super) const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "IndividualProduct"];
 
-/// Whether a `<script>` holds JSON-LD.
 /// Words that label a picture's credit before a colon ("Foto: dpa", "Crédits photos :
 /// Bestimage", "Image credit: Pexels"), in the languages of the evaluation sets and their
 /// neighbours; `©` labels one in any language. Not a bare "Source:": under a chart or a
@@ -747,6 +746,7 @@ pub(super) fn says_credit(text: &str) -> bool {
     })
 }
 
+/// Whether a `<script>` holds JSON-LD.
 pub(super) fn is_json_ld(el: Element<'_>) -> bool {
     el.is_html(&local_name!("script"))
         && el
