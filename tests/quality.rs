@@ -117,7 +117,7 @@ fn web2025_floors() {
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 5e377c1, a little under (F1 0.895, precision 0.848, 12 pages lost).
+    // this stop's head, a little under (F1 0.895, precision 0.848, 11 pages lost).
     let Some(dir) = shared("trafeval") else {
         return;
     };
@@ -125,5 +125,5 @@ fn trafeval_floors() {
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
     assert!(num(&read, "f1") >= 0.893, "read F1: {read}");
     assert!(num(&read, "precision") >= 0.846, "read precision: {read}");
-    assert!(num(&read, "lost") <= 13.0, "pages lost: {read}");
+    assert!(num(&read, "lost") <= 12.0, "pages lost: {read}");
 }
