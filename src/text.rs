@@ -199,6 +199,16 @@ pub(crate) fn alnum(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars().filter(|c| c.is_alphanumeric())
 }
 
+/// The words of a text, lower-cased: its runs of letters and digits ("h-4-select" is "h",
+/// "4", "select"), for comparing which words two texts share (a heading and the title, an
+/// anchor `id` and its heading).
+pub(crate) fn lower_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// Letters, digits and apostrophes continue a word for `text-transform: capitalize`.
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '\'' | '\u{2019}')

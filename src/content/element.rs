@@ -15,7 +15,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use html5ever::{local_name, LocalName};
 
 use crate::parse::{Dom, Element, NodeId};
-use crate::text::TextBuf;
+use crate::text::{lower_words, TextBuf};
 
 /// Elements that end a run of inline content (Readability's `DIV_TO_P_ELEMS` and the other
 /// block containers).
@@ -382,14 +382,8 @@ pub(super) fn heading_weight(el: Element<'_>, text: &str) -> f32 {
 /// Select particular times during the day", `Healthy_shopping_list` of "Weekly shopping
 /// list"): at least two words of the id, half of them or more in the text.
 fn is_slug_of(id: &str, text: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let said = words(text);
-    let id_words = words(id);
+    let said = lower_words(text);
+    let id_words = lower_words(id);
     let found = id_words.iter().filter(|w| said.contains(w)).count();
     id_words.len() >= 2 && found * 2 >= id_words.len()
 }

@@ -103,6 +103,15 @@ enum Kind {
     Video,
 }
 
+impl Kind {
+    /// Whether two of this kind on one page are a list of them, not one thing the page is
+    /// about (a listing's products, a channel's clips); one article or thread among others
+    /// (a story and its related stories' data) is still the page's.
+    fn many_are_a_listing(self) -> bool {
+        matches!(self, Kind::Product | Kind::Video)
+    }
+}
+
 /// The page's data line (`[data] …`), or `None` when its structured data states no fact of
 /// the thing it is about (or of several things alike: a listing's products).
 pub(crate) fn data_line(dom: &Dom) -> Option<String> {
@@ -192,7 +201,7 @@ fn main_entity(dom: &Dom) -> Option<Entity<'_>> {
     for (kind, _) in KINDS {
         let mut of_kind = found.iter().filter(|(k, _)| k == kind);
         if let Some((_, map)) = of_kind.next() {
-            if matches!(kind, Kind::Product | Kind::Video) && of_kind.next().is_some() {
+            if kind.many_are_a_listing() && of_kind.next().is_some() {
                 return None;
             }
             return Some(Entity::Json(*kind, map.clone()));
@@ -523,7 +532,7 @@ fn microdata_entity<'d>(dom: &'d Dom, items: &[(Kind, NodeId)]) -> Option<Entity
     for (kind, _) in KINDS {
         let mut of_kind = items.iter().filter(|(k, _)| k == kind);
         if let Some(&(_, id)) = of_kind.next() {
-            if matches!(kind, Kind::Product | Kind::Video) && of_kind.next().is_some() {
+            if kind.many_are_a_listing() && of_kind.next().is_some() {
                 return None;
             }
             return Some(Entity::Microdata(*kind, dom, id));

@@ -486,14 +486,8 @@ fn header(from: Option<Ref>, title: Option<&str>, view: View) -> String {
 /// Readability's `_headerDuplicatesTitle`: a heading whose words are (almost) all in the
 /// title says nothing the title does not.
 fn repeats_title(title: &str, heading: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let title = words(title);
-    let heading = words(heading);
+    let title = crate::text::lower_words(title);
+    let heading = crate::text::lower_words(heading);
     let total: usize = heading.iter().map(|w| w.chars().count()).sum();
     if total == 0 {
         return false;
