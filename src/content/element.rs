@@ -718,6 +718,27 @@ const CREDIT_LABELS: &[&str] = &[
 /// Longest label before a credit's colon, in characters ("crédits photos").
 const CREDIT_LABEL_MAX: usize = 24;
 
+/// Longest word that labels a numbered caption ("Abbildung", "Illustration").
+const NUMBER_LABEL_MAX: usize = 12;
+
+/// Whether a caption is numbered, as a technical text's figures, listings and tables are
+/// ("Figure 4-1: The representation in memory…", "Listing 9-3", "Abb. 2", "Table 1."): a
+/// word and a number open it. The text refers to it by its number, so it is part of the
+/// text. A picture's counter in a gallery ("Photo 3 of 12") opens with a credit's word and
+/// is not.
+pub(super) fn is_numbered_caption(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let (Some(label), Some(number)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let label = label.strip_suffix('.').unwrap_or(label);
+    !label.is_empty()
+        && label.chars().count() <= NUMBER_LABEL_MAX
+        && label.chars().all(char::is_alphabetic)
+        && number.starts_with(|c: char| c.is_ascii_digit())
+        && !CREDIT_LABELS.contains(&label.to_lowercase().as_str())
+}
+
 /// Whether a caption's text is a picture's credit: it starts with `©` or with a credit
 /// label's word ([`CREDIT_LABELS`]) and a colon, after an opening bracket if any.
 pub(super) fn says_credit(text: &str) -> bool {

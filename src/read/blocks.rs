@@ -691,7 +691,7 @@ impl<'p> Extract<'p> {
         }
     }
 
-    /// Whether the shown caption of the figure holding the image says its alt text already
+    /// Whether the read caption of the figure holding the image says its alt text already
     /// (WordPress and most CMSs fill both from one field): the caption is read, and the alt
     /// a second time would be the same sentence twice. Each figure's caption is read once,
     /// however many images it holds.
@@ -710,7 +710,8 @@ impl<'p> Extract<'p> {
                 dom.element(d)
                     .is_some_and(|e| e.is_html(&local_name!("figcaption")))
             })?;
-            if page.not_shown(caption) {
+            // A caption the read leaves out (a short one) says nothing: the alt does.
+            if page.not_shown(caption) || page.is_caption_line(caption) {
                 return None;
             }
             let text: String = page.shown_text(caption).collect();
