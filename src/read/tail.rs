@@ -234,12 +234,13 @@ fn ref_marker(s: &str) -> Option<usize> {
     (n > 0 && digits[n..].starts_with(']')).then_some("[ref=e".len() + n + 1)
 }
 
-/// A `[label](e12)` link at the start of `s`: its label and length.
+/// A `[label](e12)` link at the start of `s`: its label and length. A label may hold
+/// brackets of its own, in pairs ("[Safe-sport plan [PDF]](e12)").
 fn link(s: &str) -> Option<(&str, usize)> {
     let inner = s.strip_prefix('[')?;
     let close = inner.find("](e")? + 1;
     let label = &s[1..close];
-    if label.contains('[') {
+    if label.matches('[').count() != label.matches(']').count() {
         return None;
     }
     let after = &s[close + 3..];
@@ -304,5 +305,8 @@ mod tests {
         assert!(!ends_a_sentence("Share this: [ref=e3]"));
         assert!(is_list_item("  12. item") && !is_list_item("12.5 kg"));
         assert!(is_pictures("![a](e3)![b](e4) [ref=e5]") && !is_pictures("![a](e3) by Ann"));
+        // A label's own brackets ("[PDF]") are the link's text, not the line's.
+        let (shown, own) = texts("- [Safe-sport plan [PDF]](e5)");
+        assert_eq!((shown.trim(), own.trim()), ("Safe-sport plan [PDF]", ""));
     }
 }
