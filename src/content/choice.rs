@@ -8,8 +8,8 @@
 use html5ever::local_name;
 
 use super::element::{
-    first_class, heading_level, is_main_landmark, is_microdata_thread, is_other_products,
-    is_post_id, same_template,
+    first_class, heading_level, is_hatom_entry, is_main_landmark, is_microdata_thread,
+    is_other_products, is_post_id, same_template,
 };
 use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
@@ -215,7 +215,10 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
             && text < DISCUSSION * kept
             && comments.iter().any(|&c| dom.holds(c, alt))
     };
+    let entry = entry_of(dom, strict.top, kept);
+    let outside_entry = |alt: NodeId| entry.is_some_and(|e| !dom.holds(e, alt));
     let (best, kept) = if relaxed_kept > relaxed_factor(kept) * kept
+        && !relaxed.top.is_some_and(outside_entry)
         && !relaxed
             .top
             .is_some_and(|t| comments_of_a_story(t, relaxed_kept))
@@ -231,6 +234,7 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
         Some((region, text))
             if kept < RELAXED_BELOW
                 && text as usize > FALLBACK_RATIO * kept
+                && !outside_entry(region)
                 && !comments_of_a_story(region, text as usize) =>
         {
             MainContent::relaxed(region, vec![region], text as usize)
@@ -249,6 +253,29 @@ fn choose(dom: &Dom, index: &Index, first: Attempt) -> MainContent {
 /// web2025: ALL F1 0.755 -> 0.760, collection 0.410 -> 0.450, listing 0.637 -> 0.667, empty
 /// 38 -> 33; at 1 000 characters instead of 2 000 one listing fewer.
 const FALLBACK_RATIO: usize = 5;
+
+/// Characters a strict extraction keeps of a post that make it the post's text (a short
+/// post's paragraph), which no wider region replaces (`entry_of`).
+const ENTRY_KEPT: usize = 100;
+
+/// The post the strict extraction's top is or lies in, when the page marks its posts as
+/// hAtom entries (`hentry`) and the extraction keeps [`ENTRY_KEPT`] characters of it. A
+/// region that is not inside that post (the relaxed extraction's, the largest text region)
+/// is the page around one short post, or beside it: its sidebar's widgets, its comments
+/// and pingbacks, its teasers.
+/// trafeval: F1 0.898 -> 0.901, precision 0.854 -> 0.858 (18 boilerplate lines fewer on
+/// 8 blog posts of 150 to 2 300 characters, none of their text lost); web2025 and the
+/// reading set unchanged (without the floor, a shop whose strict read kept nothing read
+/// nothing).
+fn entry_of(dom: &Dom, top: Option<NodeId>, kept: usize) -> Option<NodeId> {
+    let top = top.filter(|_| kept >= ENTRY_KEPT)?;
+    if dom.element(top).is_some_and(is_hatom_entry) {
+        return Some(top);
+    }
+    dom.ancestors(top)
+        .find(|&(_, e)| is_hatom_entry(e))
+        .map(|(a, _)| a)
+}
 
 /// One extraction and what the comparisons need of its measured page.
 struct Attempt {
@@ -1149,6 +1176,21 @@ mod tests {
         };
         assert_eq!(found_id(&page(12)).as_deref(), Some("story"));
         assert_eq!(found_id(&page(120)).as_deref(), Some("comments"));
+    }
+
+    /// A short post its blog software marks as an hAtom entry (`hentry`) is the content: the
+    /// sidebar's widgets, which the relaxed extraction keeps and which hold more text, are
+    /// not. An unmarked short post gives way to them as before.
+    #[test]
+    fn a_short_post_marked_as_an_entry_keeps_its_sidebar_out() {
+        let page = |class: &str| {
+            format!(
+                "<div id=wrap><div id=post-7 class='{class}'><h2>Our trip</h2><p>{PROSE}</p>\
+                 </div><div class=sidebar><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div></div>"
+            )
+        };
+        assert_eq!(found_id(&page("post hentry")).as_deref(), Some("post-7"));
+        assert_ne!(found_id(&page("post")).as_deref(), Some("post-7"));
     }
 
     /// A table whose short cells outscore the story around it (an open letter's

@@ -683,6 +683,14 @@ pub(super) fn is_post_id(el: Element<'_>) -> bool {
     id.len() - prefix.len() >= 2 && (word == "p" || POST_ID_WORDS.iter().any(|w| word.ends_with(w)))
 }
 
+/// Whether the element is one entry of the page's hAtom markup (class `hentry`: one post,
+/// as blog software marks each, WordPress's `post_class()` among them).
+/// <http://microformats.org/wiki/hatom>
+pub(super) fn is_hatom_entry(el: Element<'_>) -> bool {
+    el.attr(&local_name!("class"))
+        .is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "hentry"))
+}
+
 /// The JSON-LD types of a product page.
 pub(super) const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup", "IndividualProduct"];
 
