@@ -409,13 +409,26 @@ fn inline_content(cx: &Ctx<'_>, i: usize, limit: usize, refs: &mut Vec<usize>) -
     let mut chars = 0usize;
     let mut j = i + 1;
     let mut full = false;
+    // The alt text of the line's last image: a picture the page puts twice in a row (its
+    // light and dark versions, a lazy copy beside its fallback) says it once.
+    let mut last_alt: Option<String> = None;
     while j < end && !full {
         let node = flat[j].node;
         let j_end = flat[j].end as usize;
         let part: Cow<'_, str> = if node.is_text_run() {
-            clean(node.text.as_deref().unwrap_or(""))
+            let text = clean(node.text.as_deref().unwrap_or(""));
+            if !text.trim().is_empty() {
+                last_alt = None;
+            }
+            text
         } else {
             let label = label(flat, j);
+            let img = node.role.as_deref() == Some("img") && !label.is_empty();
+            if img && last_alt.as_deref() == Some(label.as_ref()) {
+                j = j_end;
+                continue;
+            }
+            last_alt = img.then(|| label.to_string());
             match (node.role.as_deref(), cx.ref_of(j)) {
                 (Some("img"), Some(r)) if !label.is_empty() => {
                     Cow::Owned(format!("!{}]({r})", opened(&label)))

@@ -549,6 +549,19 @@ fn a_figure_line_says_its_caption_once() {
     assert!(text.contains("- figure: "), "{text}");
 }
 
+/// A picture the page puts twice in a row (its light and dark versions) reads once on its
+/// line; the same alt text after other text reads again.
+#[test]
+fn a_picture_twice_in_a_row_reads_once() {
+    let html = "<main><h1>Harbour</h1><figure><img src=light.png alt='A map of the harbour'>\
+        <img src=dark.png alt='A map of the harbour'></figure>\
+        <p><img src=a.png alt='Logo'> and <img src=b.png alt='Logo'></p></main>";
+    let doc = crate::Document::parse(html, &crate::TreeOptions::default());
+    let text = doc.snapshot(&RenderOptions::default()).text;
+    assert_eq!(text.matches("A map of the harbour").count(), 1, "{text}");
+    assert_eq!(text.matches("Logo").count(), 2, "{text}");
+}
+
 /// Asserts that `text` holds every one of `needles`, saying which one is missing and why it
 /// should show.
 /// The default options with a budget of `chars` characters.
