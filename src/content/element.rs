@@ -176,6 +176,17 @@ const UNLIKELY_HINTS: &[&str] = &[
     // under every post of its author, never the thread.
     "signature",
 ];
+/// Words of a class or id that name a box asking for an e-mail address: a newsletter's
+/// sign-up, a subscription's opt-in (`newsletter-form__wrapper`, `subscribe-widget`,
+/// `signup-box`, `optin-form`).
+const SIGN_UP_HINTS: &[&str] = &[
+    "newsletter",
+    "subscri",
+    "signup",
+    "sign-up",
+    "optin",
+    "opt-in",
+];
 const MAYBE_HINTS: &[&str] = &[
     "and", "article", "body", "column", "content", "main", "mathjax", "shadow",
 ];
@@ -240,6 +251,9 @@ const CAPTION_BIT: u16 = 256;
 /// A picture's credit by its class (`span.credit`, `em.copyright`, `div.figure__copyright`),
 /// `AttrHints::credit`.
 const CREDIT_BIT: u16 = 512;
+/// A sign-up box by its class (`newsletter-signup`, `subscribe-box`, `mc4wp-form`'s
+/// `optin`), `AttrHints::sign_up`.
+const SIGN_UP_BIT: u16 = 1024;
 
 /// Microdata's attribute names, which are not among html5ever's static names: interned once,
 /// as interning `itemprop` for each element the pass asks about was 1 % of a parse-and-read.
@@ -253,7 +267,7 @@ static ITEMTYPE: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemtyp
 static HINTS: LazyLock<(AhoCorasick, Vec<u16>)> = LazyLock::new(|| {
     let mut patterns: Vec<&str> = Vec::new();
     let mut bits: Vec<u16> = Vec::new();
-    let lists: [(&[&str], u16); 10] = [
+    let lists: [(&[&str], u16); 11] = [
         (UNLIKELY_HINTS, UNLIKELY_BIT),
         (&["header"], HEADER_BIT),
         (MAYBE_HINTS, MAYBE_BIT),
@@ -264,6 +278,7 @@ static HINTS: LazyLock<(AhoCorasick, Vec<u16>)> = LazyLock::new(|| {
         (&["comment", "disqus", "replies"], COMMENTS_BIT),
         (&["caption"], CAPTION_BIT),
         (&["credit", "copyright"], CREDIT_BIT),
+        (SIGN_UP_HINTS, SIGN_UP_BIT),
     ];
     for (list, bit) in lists {
         for &p in list {
@@ -316,6 +331,8 @@ pub(super) struct AttrHints {
     pub(super) caption: bool,
     /// Names a credit (`credit`, `copyright`): a picture's, inside its caption or figure.
     pub(super) credit: bool,
+    /// Names a sign-up box ([`SIGN_UP_HINTS`]).
+    pub(super) sign_up: bool,
 }
 
 impl AttrHints {
@@ -341,6 +358,7 @@ impl AttrHints {
             comments: lists & COMMENTS_BIT != 0,
             caption: lists & CAPTION_BIT != 0,
             credit: lists & CREDIT_BIT != 0,
+            sign_up: lists & SIGN_UP_BIT != 0,
         }
     }
 }
@@ -423,6 +441,7 @@ impl<'a> HintCache<'a> {
             comments: unlikely && (class.comments || id.comments),
             caption: class.caption || id.caption,
             credit: class.credit || id.credit,
+            sign_up: class.sign_up || id.sign_up,
         }
     }
 }

@@ -732,6 +732,28 @@ fn a_pictures_short_caption_and_credit_are_not_read() {
     );
 }
 
+/// A sign-up box (a block its class names so, with a heading, a line on what the letters
+/// bring and an e-mail field) is not read, wherever it sits in the story; a block that holds
+/// an e-mail field beside a paragraph of the story's own is, and so is a short block around
+/// a sign-up box that does not name one.
+#[test]
+fn a_sign_up_box_is_not_read() {
+    let html = format!(
+        "<main><h1>Winter</h1><p>{PROSE}</p>\
+         <div><p>More from us.</p><div class=newsletter-box><h3>The week in gardens</h3>\
+         <p>Our best stories, every Friday.</p>\
+         <form><input type=text name=EMAIL placeholder='Your address'><button>Sign me up\
+         </button></form></div></div><p>{PROSE}</p>\
+         <div class=subscribe><p>{PROSE} {PROSE} {PROSE}</p><form><input type=email>\
+         <button>Ask</button>\
+         </form></div></main>"
+    );
+    let text = read(&html);
+    assert_absent(&text, &["The week in gardens", "every Friday"]);
+    assert!(text.contains("More from us."), "{text}");
+    assert_eq!(text.matches("This paragraph").count(), 5, "{text}");
+}
+
 /// A code block in its frame (a title bar with a language picker and a copy button, as
 /// documentation sites wrap each one) is read: the picker made the conditional cleaning take
 /// the frame for a form. A box of controls without code still goes.
