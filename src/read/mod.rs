@@ -124,7 +124,7 @@ struct Extracted {
 fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extracted {
     let page = Page::measure(dom, index, main.cleaning);
     let mut blocks = Extract::new(&page, ref_of, &main.left_out).run(&main.parts);
-    blocks.retain(|b| !tail::is_cross_reference(b));
+    blocks.retain(|b| !tail::is_cross_reference(b) && !tail::is_copyright(b));
     // A region read as it stands (cards, a product's block, the relaxed extraction) keeps its
     // end: an article's trailing chrome is what the strict rules left in its container.
     if main.cleaning != Cleaning::Relaxed {

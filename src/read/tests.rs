@@ -754,6 +754,20 @@ fn a_sign_up_box_is_not_read() {
     assert_eq!(text.matches("This paragraph").count(), 5, "{text}");
 }
 
+/// A copyright line inside a story ("© 2020 …", "Copyright (c) 2019 …") is not read; a
+/// sentence about copyright is.
+#[test]
+fn a_copyright_line_is_not_read() {
+    let html = format!(
+        "<article><h1>Winter</h1><p>{PROSE}</p><p>Copyright lasts seventy years.</p>\
+         <p>{PROSE}</p><p>© 2020 Example News. All rights reserved.</p>\
+         <p>{PROSE}</p><p><small>Copyright (c) 2019 dpa</small></p><p>{PROSE}</p></article>"
+    );
+    let text = read(&html);
+    assert!(text.contains("Copyright lasts seventy years."), "{text}");
+    assert_absent(&text, &["Example News", "2019 dpa"]);
+}
+
 /// A code block in its frame (a title bar with a language picker and a copy button, as
 /// documentation sites wrap each one) is read: the picker made the conditional cleaning take
 /// the frame for a form. A box of controls without code still goes.
