@@ -146,24 +146,23 @@ pub(super) fn is_copyright(b: &Block) -> bool {
     if b.code || b.heading_words.is_some() || b.text.contains('\n') {
         return false;
     }
-    let (shown, _) = texts(&b.text);
-    let t = shown.trim();
-    if t.chars().count() > COPYRIGHT_LINE {
-        return false;
-    }
-    if t.starts_with('©') {
-        return true;
-    }
-    // "Copyright", "(c)" or both, then a year or `©`.
-    let mut rest = t;
-    let mut labelled = false;
-    for label in ["copyright", "(c)"] {
-        if let Some(r) = strip_prefix_ignore_case(rest, label) {
-            rest = r.trim_start();
-            labelled = true;
+    // The line's own start says it (checked first: a read has a block per paragraph).
+    let mut rest = strip_mark(&b.text).trim_start();
+    if !rest.starts_with('©') {
+        // "Copyright", "(c)" or both, then a year or `©`.
+        let mut labelled = false;
+        for label in ["copyright", "(c)"] {
+            if let Some(r) = strip_prefix_ignore_case(rest, label) {
+                rest = r.trim_start();
+                labelled = true;
+            }
+        }
+        if !labelled || !rest.starts_with(|c: char| c == '©' || c.is_ascii_digit()) {
+            return false;
         }
     }
-    labelled && rest.starts_with(|c: char| c == '©' || c.is_ascii_digit())
+    let (shown, _) = texts(&b.text);
+    shown.trim().chars().count() <= COPYRIGHT_LINE
 }
 
 /// `s` without `prefix`, compared ignoring ASCII case.
