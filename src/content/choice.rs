@@ -84,6 +84,7 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
     };
     if product.is_some() && found.cleaning == Cleaning::Relaxed {
         found.left_out = other_products(dom, &found.parts);
+        found.ends_at_prose = false;
     }
     // The page's own main landmark, chosen as it stands: the author's word on what the
     // content is. A landing page's sections there are link-rich and image-rich (cards of
@@ -338,6 +339,7 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
             left_out: page.left_out_by_class(&parts),
             parts,
             kept,
+            ends_at_prose: true,
         },
         kept,
         cards,

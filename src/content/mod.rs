@@ -110,6 +110,11 @@ pub(crate) struct MainContent {
     /// Characters of shown text the content keeps, as the extraction that chose it
     /// measured them: what two views of a page are compared by ([`no_script_view_wins`]).
     pub kept: usize,
+    /// Whether a read of it ends where its prose ends (`read::tail`): the content of one of
+    /// the prose extractions, strict or relaxed, on a page with no product. A run of cards, a
+    /// product's block or the largest text region is read as it stands, to its end (a
+    /// product's "In stock", a listing's last card).
+    pub ends_at_prose: bool,
 }
 
 /// What a read of the main content leaves out of its subtree, beyond hidden text and
@@ -149,6 +154,7 @@ impl MainContent {
             parts,
             left_out: Vec::new(),
             kept,
+            ends_at_prose: false,
         }
     }
 

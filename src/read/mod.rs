@@ -32,7 +32,7 @@ use crate::parse::{Dom, NodeId, View};
 use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
 
-use crate::content::{Cleaning, MainContent, Page};
+use crate::content::{MainContent, Page};
 use blocks::{shows_ref, Block, Extract};
 
 /// Budgets for [`Document::read`](crate::Document::read).
@@ -125,9 +125,12 @@ fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extr
     let page = Page::measure(dom, index, main.cleaning);
     let mut blocks = Extract::new(&page, ref_of, &main.left_out).run(&main.parts);
     blocks.retain(|b| !tail::is_cross_reference(b) && !tail::is_copyright(b));
-    // A region read as it stands (cards, a product's block, the relaxed extraction) keeps its
-    // end: an article's trailing chrome is what the strict rules left in its container.
-    if main.cleaning != Cleaning::Relaxed {
+    // A prose extraction's read, strict or relaxed, ends where its prose ends; a region read
+    // as it stands (cards, a product's block, the largest text region) keeps its end
+    // (`MainContent::ends_at_prose`). Trimming the relaxed extraction's read too: trafeval
+    // precision 0.861 -> 0.863 (short posts' "Leave a comment", "Recommended posts"),
+    // web2025's boilerplate read 0.057 -> 0.056, the reading set unchanged.
+    if main.ends_at_prose {
         tail::trim(&mut blocks);
     }
     Extracted {

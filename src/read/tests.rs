@@ -768,6 +768,23 @@ fn a_copyright_line_is_not_read() {
     assert_absent(&text, &["Example News", "2019 dpa"]);
 }
 
+/// A short post that the relaxed extraction reads with the column beside it still ends where
+/// its prose ends: its "Related posts" box and "Leave a Comment" go.
+#[test]
+fn a_relaxed_read_ends_where_its_prose_ends() {
+    let aside = "The column beside the post, long enough to count, with commas, clauses, and \
+                 more than a hundred characters of running text.";
+    let html = format!(
+        "<div id=wrap><div class=sidebar><p>{aside}</p><p>{aside}</p><p>{aside}</p>\
+         <p>{aside}</p></div><div class=post><h2>Our trip</h2><p>{PROSE}</p><p>{PROSE}</p>\
+         <p>{PROSE}</p><h3>Related posts</h3><ul><li><a href=/a>Spring</a></li>\
+         <li><a href=/b>Summer</a></li></ul><p>Leave a Comment</p></div></div>"
+    );
+    let text = read(&html);
+    assert!(text.contains("The column beside the post"), "{text}");
+    assert_absent(&text, &["Related posts", "Leave a Comment"]);
+}
+
 /// A code block in its frame (a title bar with a language picker and a copy button, as
 /// documentation sites wrap each one) is read: the picker made the conditional cleaning take
 /// the frame for a form. A box of controls without code still goes.
