@@ -8,8 +8,8 @@
 use html5ever::local_name;
 
 use super::element::{
-    first_class, heading_level, is_hatom_entry, is_main_landmark, is_microdata_thread,
-    is_other_products, is_post_id, same_template,
+    element_siblings, first_class, heading_level, is_hatom_entry, is_main_landmark,
+    is_microdata_thread, is_other_products, is_post_id, same_template,
 };
 use super::measure::{Page, BOILER, HIDDEN, UNLIKELY, VISITED};
 use super::structured::{self, ProductRegion};
@@ -271,30 +271,20 @@ const ENTRY_KEPT: usize = 100;
 /// other sets unchanged.
 fn entry_of(dom: &Dom, top: Option<NodeId>, kept: usize) -> Option<NodeId> {
     let top = top.filter(|_| kept >= ENTRY_KEPT)?;
-    if dom.element(top).is_some_and(|e| is_entry(dom, top, e)) {
-        return Some(top);
-    }
-    dom.ancestors(top)
-        .find(|&(a, e)| is_entry(dom, a, e))
-        .map(|(a, _)| a)
+    std::iter::successors(Some(top), |&n| dom.node(n).parent)
+        .find(|&n| dom.element(n).is_some_and(|e| is_entry(dom, n, e)))
 }
 
 /// Whether an element is one post of a blog: an hAtom entry, or the only element among its
 /// siblings whose id numbers it as a post (`div.post#post-1701`, the markup of blog themes
 /// older than hAtom; a thread numbers several posts side by side).
 fn is_entry(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
-    if is_hatom_entry(el) {
-        return true;
-    }
-    let Some(parent) = dom.node(id).parent else {
-        return false;
-    };
-    is_post_id(el)
-        && !dom
-            .children(parent)
-            .filter(|&c| c != id)
-            .filter_map(|c| dom.element(c))
-            .any(is_post_id)
+    is_hatom_entry(el)
+        || (is_post_id(el)
+            && !element_siblings(dom, id, false)
+                .chain(element_siblings(dom, id, true))
+                .filter_map(|s| dom.element(s))
+                .any(is_post_id))
 }
 
 /// One extraction and what the comparisons need of its measured page.

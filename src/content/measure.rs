@@ -1000,13 +1000,6 @@ impl<'a> Page<'a> {
         if weight < 0.0 && a.data_tables == 0 {
             return true;
         }
-        if std::env::var_os("X9").is_some()
-            && el
-                .attr(&local_name!("role"))
-                .is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"))
-        {
-            return false;
-        }
         // A code block's frame (its title bar, language tabs, copy button): links and controls
         // around a `pre` whose text is most of the container's. Readability keeps what is
         // inside `code`; documentation wraps each block so.
