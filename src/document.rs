@@ -112,6 +112,7 @@ impl Document {
         let Viewed { dom, index, main } = viewed;
         let mut walked = walk_marking_main(&dom, &index, opts, &main.membership(&dom));
         walked.tree.data = crate::content::data_line(&dom);
+        walked.tree.declared = crate::content::for_snapshot(&dom, &walked.tree);
         Document {
             dom,
             index,
@@ -239,6 +240,7 @@ impl Document {
             title: self.tree.title.clone(),
             view: self.tree.view,
             data: None,
+            declared: None,
             tree: TreeNode::default(),
             stats: Default::default(),
         };

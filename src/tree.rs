@@ -49,6 +49,12 @@ pub struct NodeTree {
     /// the outputs print it under their header.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,
+    /// Free text the page's structured data declares and no node of the tree shows (a
+    /// product's description only in its JSON-LD, the body of a page its scripts build), at
+    /// most 4 000 characters: the snapshot prints it under its header, labelled as the
+    /// page's declaration. Absent on most pages, and on live trees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<String>,
     pub tree: TreeNode,
     #[serde(default)]
     pub stats: TreeStats,
@@ -617,6 +623,7 @@ mod tests {
             title: None,
             view: View::Scripted,
             data: None,
+            declared: None,
             tree: TreeNode {
                 tag: "body".into(),
                 children: vec![TreeNode {

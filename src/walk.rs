@@ -411,6 +411,7 @@ fn walk_split(
             title: document_title(dom),
             view: dom.view(),
             data: None,
+            declared: None,
             tree,
             stats,
         },

@@ -80,14 +80,16 @@
 //! - this file: the result (`MainContent`) and where each node stands to it.
 
 mod choice;
+mod declared;
 mod element;
 mod facts;
 mod measure;
 mod structured;
 
 pub(crate) use choice::{find, no_script_view_may_win, no_script_view_wins};
+pub(crate) use declared::{for_snapshot, shows_nothing, unshown_description, DECLARED};
 pub(crate) use element::{heading_level, is_block};
-pub(crate) use facts::{data_line, declared_description, declared_text};
+pub(crate) use facts::{data_line, declared_text};
 pub(crate) use measure::Page;
 
 use crate::parse::{Dom, NodeId};

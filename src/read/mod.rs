@@ -27,12 +27,12 @@ mod tail;
 
 use serde::Serialize;
 
-use crate::aria::{roles, Index};
+use crate::aria::Index;
 use crate::parse::{Dom, NodeId, View};
 use crate::render::{node_ref, RefMap, RenderOptions, TruncateReason};
 use crate::tree::{NodeTree, Ref, TreeNode};
 
-use crate::content::{MainContent, Page};
+use crate::content::{shows_nothing, MainContent, Page, DECLARED};
 use blocks::{shows_ref, Block, Extract};
 
 /// Budgets for [`Document::read`](crate::Document::read).
@@ -303,9 +303,6 @@ pub(crate) fn read(
     })
 }
 
-/// The label of what a page's structured data declares, printed where the page shows no text.
-const DECLARED: &str = "[declared by the page's data, not shown on it]";
-
 /// Where the page shows none of its content: the free text its structured data declares (a
 /// product's description, a question and its answers), labelled as the page's declaration,
 /// in the room the budget leaves beside the closing `note` of `note_chars`.
@@ -331,98 +328,12 @@ fn push_declared(text: &mut String, declared: &str, max_chars: usize) {
     }
 }
 
-/// Characters of a declared description looked for in what the page shows, from its start
-/// and from its middle (letters and digits only, lower-cased: a shop's description and its
-/// shown copy differ in spaces, quotes and line breaks).
-const DESCRIPTION_KEY: usize = 40;
-
-/// Words a declared description has at least to be read as one: shorter is a tagline, and
-/// a description with no spaces is an encoded string (`An%20elegant%20sofa`), not text.
-const DESCRIPTION_WORDS: usize = 8;
-
-/// A product's or an article's page whose declared text no person sees (a product's
-/// description only in the page's data or in a sheet no control opens; an article's body
-/// only in its JSON-LD, the page a shell its scripts fill): the text its structured data
-/// declares, after the read, labelled. Ruling 3 of issue 44: declared free text is the
-/// content where the page shows none of it. The page must be that thing's (its title names
-/// it), and neither the read nor any shown text of the page may hold the text's start or
-/// its middle (an article's body can open with a dateline the page shows apart).
-/// web2025: product F1 0.549 -> 0.565, empty reads 15 -> 13; no other type moves. Articles
-/// and linked words: trafeval lost 15 -> 14 (an opinion piece whose page is a shell), and
-/// a product whose shown description has a linked word no longer reads it twice.
+/// A product's or an article's page whose declared text no person sees: that text after
+/// the read, labelled ([`crate::content::unshown_description`]).
 fn declare_description(text: &mut String, dom: &Dom, tree: &NodeTree, max_chars: usize) {
-    // Only a page whose data line names a thing can declare one (and most pages have none,
-    // so most skip the second parse of their JSON-LD).
-    if tree.data.is_none() {
-        return;
+    if let Some(description) = crate::content::unshown_description(dom, tree, Some(text)) {
+        push_declared(text, &description, max_chars);
     }
-    let Some(declared) = crate::content::declared_description(dom) else {
-        return;
-    };
-    let description = declared.text;
-    // An article's page that shows its own text (a teaser, a summary, the story itself in
-    // other words) is read as it stands: its declared body is the content only where the
-    // read holds next to nothing beside it (a headline and an author's bio).
-    if declared.article && text.chars().count() * SHOWN_SHARE >= description.chars().count() {
-        return;
-    }
-    let squeezed =
-        |s: &str| -> String { crate::text::alnum(s).flat_map(char::to_lowercase).collect() };
-    let named = tree
-        .title
-        .as_deref()
-        .is_some_and(|t| squeezed(t).contains(&squeezed(&declared.name)));
-    if !named || description.split_whitespace().count() < DESCRIPTION_WORDS {
-        return;
-    }
-    let key_text = squeezed(&description);
-    let length = key_text.chars().count();
-    let keys: Vec<String> = [0, length.saturating_sub(DESCRIPTION_KEY) / 2]
-        .iter()
-        .map(|&at| key_text.chars().skip(at).take(DESCRIPTION_KEY).collect())
-        .collect();
-    // The page's shown text as one run: a description shown with a word in bold is split
-    // across nodes, and a word in a link is the link's name (a leaf of the tree).
-    let page: String = tree
-        .tree
-        .descendants()
-        .filter_map(|n| {
-            n.text
-                .as_deref()
-                .or(n.name.as_deref().filter(|_| n.children.is_empty()))
-        })
-        .map(squeezed)
-        .chain([squeezed(text)])
-        .collect();
-    if keys.iter().any(|key| page.contains(key.as_str())) {
-        return;
-    }
-    push_declared(text, &description, max_chars);
-}
-
-/// An article's declared body is read where the read shows under `1 / SHOWN_SHARE` of its
-/// length ([`declare_description`]). trafeval: a paywall's teaser of 200 characters with its
-/// offer reads at a fifth of its body, a story summarised in its data at ten times its body.
-const SHOWN_SHARE: usize = 4;
-
-/// Whether a page's tree shows a person nothing: no text, no name, no attribute beyond a
-/// `role` and no role but a landmark's anywhere (the empty `role=main` of a challenge page
-/// or of a script's shell is still a node). A page with an unnamed field or a link still
-/// has something for the snapshot to show.
-fn shows_nothing(tree: &TreeNode) -> bool {
-    tree.descendants().all(|n| {
-        n.text.as_deref().is_none_or(str::is_empty)
-            && n.name.as_deref().is_none_or(str::is_empty)
-            && n.attrs.iter().all(|(name, _)| name == "role")
-            && n.role.as_deref().is_none_or(shell_role)
-    })
-}
-
-/// Roles of the empty boxes a page's shell is made of: landmarks and generic groups. A
-/// dialog or a frame, empty or not, is something the snapshot shows with its ref.
-fn shell_role(role: &str) -> bool {
-    matches!(role, "generic" | "group")
-        || (roles::is_landmark(role) && !matches!(role, "dialog" | "alertdialog" | "iframe"))
 }
 
 /// The first block at or after page position `order`.

@@ -2406,6 +2406,86 @@ fn a_page_that_shows_only_its_headline_reads_its_declared_text() {
     assert_absent(&read_all(&shown), &[DECLARED]);
 }
 
+/// The snapshot of `html` at `max_chars_total`, as text or JSON.
+fn snapshot_of(html: &str, max_chars_total: usize, format: crate::render::Format) -> String {
+    let opts = RenderOptions {
+        max_chars_total,
+        format,
+        ..RenderOptions::default()
+    };
+    Document::parse(html, &TreeOptions::default())
+        .snapshot(&opts)
+        .text
+}
+
+/// The snapshot says what `read` says the page declares and does not show, under its header
+/// (one line, at most a quarter of the budget), and says nothing of a declaration the page
+/// shows or that is not the page's.
+#[test]
+fn the_snapshot_prints_what_the_page_declares_and_does_not_show() {
+    use crate::render::Format;
+    let html = product_page(
+        "Harbour Wool Socks | Shop",
+        SOCKS,
+        "Free delivery over €50.",
+    );
+    let text = snapshot_of(&html, 12_000, Format::Text);
+    let declared = format!("{DECLARED} Knitted from undyed merino");
+    assert_in_order(&text, &["[data] [type=Product]", &declared, "- main"]);
+    let line = text.lines().find(|l| l.starts_with(DECLARED)).unwrap_or("");
+    assert!(line.ends_with("wet quays."), "{text}");
+    // Bounded by its share of a small budget, the whole within the budget.
+    let small = snapshot_of(&html, 400, Format::Text);
+    let line = small
+        .lines()
+        .find(|l| l.starts_with(DECLARED))
+        .unwrap_or("");
+    assert!(
+        line.contains("Knitted") && line.chars().count() <= 100,
+        "{small}"
+    );
+    assert!(small.chars().count() <= 400, "{small}");
+    // JSON says it as a field of the header.
+    let json = snapshot_of(&html, 12_000, Format::Json);
+    let head: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+    let field = head["declared"].as_str().unwrap_or("");
+    assert!(field.starts_with("Knitted from undyed merino"), "{json}");
+    // Shown on the page, or not the page's thing: nothing declared.
+    let shown = product_page("Harbour Wool Socks", SOCKS, SOCKS);
+    assert_absent(&snapshot_of(&shown, 12_000, Format::Text), &[DECLARED]);
+    let review = product_page("Ten socks we wore all winter", SOCKS, "Our pick.");
+    assert_absent(
+        &snapshot_of(&review, 12_000, Format::Text),
+        &[DECLARED, "harbour-side"],
+    );
+}
+
+/// A shell that shows its headline only: the snapshot, as `read`, says what its data
+/// declares; an article's page that shows text of its own says nothing of its body.
+#[test]
+fn the_snapshot_of_a_shell_prints_its_declared_text() {
+    use crate::render::Format;
+    let html = r#"<html><head><script type="application/ld+json">
+        {"@type":"QAPage","mainEntity":{"@type":"Question","name":"Why do quays rust?",
+        "text":"Salt air and wet iron."}}</script></head>
+        <body><main><h1>Why do quays rust?</h1><div id="app"></div></main></body></html>"#;
+    let text = snapshot_of(html, 12_000, Format::Text);
+    assert_in_order(
+        &text,
+        &[&format!("{DECLARED} Salt air and wet iron."), "- heading"],
+    );
+    let shown = html.replace("<div id=\"app\"></div>", "<p>Salt spray.</p>");
+    assert_absent(&snapshot_of(&shown, 12_000, Format::Text), &[DECLARED]);
+    let body = format!("{SOCKS} {}", [PROSE; 12].join(" "));
+    let teaser =
+        format!("<p>Why the quays rust, and what it costs.</p><p>{PROSE} {PROSE} {PROSE}</p>");
+    let page = article_shell(&body, &teaser);
+    assert_absent(&snapshot_of(&page, 12_000, Format::Text), &[DECLARED]);
+    let bio = "<p>Ann Lee keeps a boat.</p>";
+    let page = article_shell(&body, bio);
+    assert!(snapshot_of(&page, 12_000, Format::Text).contains(DECLARED));
+}
+
 #[test]
 fn soft_hyphens_are_not_read() {
     let html = format!(

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::lean;
 use super::plan::{is_control, Plan};
 use super::{Flat, Format, RenderOptions, RenderStats, TruncateReason};
+use crate::content::DECLARED;
 use crate::text::{alnum, defang_refs, truncate_with_ellipsis, ELLIPSIS};
 use crate::tree::{NodeTree, Ref, States, TreeNode, View};
 
@@ -22,6 +23,9 @@ pub(crate) const MAX_TITLE_CHARS: usize = 200;
 /// Longest data line (`[data] …`) under the header, in characters: the content stage's own
 /// bound, held again for trees made elsewhere.
 const MAX_DATA_CHARS: usize = 300;
+/// What the page declares and does not show takes at most this part of the budget
+/// (`1 / DECLARED_SHARE`): the page's own lines, if any, keep the rest.
+const DECLARED_SHARE: usize = 4;
 /// Longest name a stub line repeats.
 const MAX_STUB_NAME_CHARS: usize = 40;
 /// Every reason, for the worst-case header.
@@ -258,6 +262,13 @@ fn header(
         let line = d.replace(['\n', '\r'], " ");
         truncate_with_ellipsis(&line, MAX_DATA_CHARS).into_owned()
     });
+    // What the page declares and does not show, in a quarter of the budget at most: one
+    // line, cleaned as page text is (its data is no more trusted than its markup).
+    let declared = tree.declared.as_deref().map(|d| {
+        let line = clean(&d.replace(['\n', '\r'], " ")).into_owned();
+        let room = (opts.max_chars_total / DECLARED_SHARE).saturating_sub(DECLARED.len() + 1);
+        truncate_with_ellipsis(&line, room).into_owned()
+    });
     // The worst case reserves room for the largest ref.
     let main = if nodes == usize::MAX {
         main.and(Ref::new(u32::MAX))
@@ -276,6 +287,8 @@ fn header(
                 #[serde(skip_serializing_if = "Option::is_none")]
                 data: Option<&'a str>,
                 #[serde(skip_serializing_if = "Option::is_none")]
+                declared: Option<&'a str>,
+                #[serde(skip_serializing_if = "Option::is_none")]
                 main: Option<Ref>,
                 nodes: usize,
                 truncated: bool,
@@ -286,6 +299,7 @@ fn header(
                 title: title.as_deref(),
                 view: tree.view,
                 data: data.as_deref(),
+                declared: declared.as_deref(),
                 main,
                 nodes,
                 truncated,
@@ -322,6 +336,9 @@ fn header(
             if let Some(d) = data {
                 h.push('\n');
                 h.push_str(&d);
+            }
+            if let Some(d) = declared.filter(|d| d.chars().count() > 1) {
+                let _ = write!(h, "\n{DECLARED} {d}");
             }
             h
         }

@@ -20,6 +20,7 @@ fn body_tree(children: Vec<TreeNode>) -> NodeTree {
         title: None,
         view: View::Scripted,
         data: None,
+        declared: None,
         tree: TreeNode {
             tag: "body".into(),
             children,
@@ -36,6 +37,7 @@ fn list_tree(items: u32) -> NodeTree {
         title: Some("List".into()),
         view: View::Scripted,
         data: None,
+        declared: None,
         tree: TreeNode {
             tag: "body".into(),
             children: vec![TreeNode {
