@@ -2388,14 +2388,18 @@ fn a_page_that_shows_nothing_reads_its_declared_text() {
     );
 }
 
+/// A question's page that shows its headline and nothing under it (its scripts fill the
+/// rest).
+const HEADLINE_SHELL: &str = r#"<html><head><script type="application/ld+json">
+        {"@type":"QAPage","mainEntity":{"@type":"Question","name":"Why do quays rust?",
+        "text":"Salt air and wet iron."}}</script></head>
+        <body><main><h1>Why do quays rust?</h1><div id="app"></div></main></body></html>"#;
+
 /// A shell that shows its headline and nothing under it (its scripts fill the rest) shows
 /// none of its content either: the headline, then what its data declares.
 #[test]
 fn a_page_that_shows_only_its_headline_reads_its_declared_text() {
-    let html = r#"<html><head><script type="application/ld+json">
-        {"@type":"QAPage","mainEntity":{"@type":"Question","name":"Why do quays rust?",
-        "text":"Salt air and wet iron."}}</script></head>
-        <body><main><h1>Why do quays rust?</h1><div id="app"></div></main></body></html>"#;
+    let html = HEADLINE_SHELL;
     let text = read_all(html);
     assert_in_order(
         &text,
@@ -2465,10 +2469,7 @@ fn the_snapshot_prints_what_the_page_declares_and_does_not_show() {
 #[test]
 fn the_snapshot_of_a_shell_prints_its_declared_text() {
     use crate::render::Format;
-    let html = r#"<html><head><script type="application/ld+json">
-        {"@type":"QAPage","mainEntity":{"@type":"Question","name":"Why do quays rust?",
-        "text":"Salt air and wet iron."}}</script></head>
-        <body><main><h1>Why do quays rust?</h1><div id="app"></div></main></body></html>"#;
+    let html = HEADLINE_SHELL;
     let text = snapshot_of(html, 12_000, Format::Text);
     assert_in_order(
         &text,
