@@ -386,6 +386,37 @@ fn a_sections_header_in_main_is_read() {
     assert!(!text.contains("Sign in"), "{text}");
 }
 
+/// A page builder puts each heading in a module of its own, classed as a header
+/// (`div.j-header > h2`): the heading is read with the text modules around it. The site's
+/// header, whose heading links home, stays out.
+#[test]
+fn a_builders_heading_module_is_read() {
+    let part = |n: u32| {
+        format!(
+            "<div class='j-module j-header'><h2>Part {n} heading</h2></div>\
+             <div class='j-module j-text'><p>Text {n}: {PROSE}</p></div>"
+        )
+    };
+    let html = format!(
+        "<body><div class=header><h2><a href=/>Harbour Agency</a></h2></div>\
+         <div id=content_area>{}{}{}</div></body>",
+        part(1),
+        part(2),
+        part(3)
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "## Part 1 heading",
+            "Text 1:",
+            "## Part 2 heading",
+            "Text 3:",
+        ],
+    );
+    assert!(!text.contains("Harbour Agency"), "{text}");
+}
+
 /// A spinner's "Loading…" and an empty ad slot's label are never content, whatever the
 /// cleaning (Readability's `adWords` and `loadingWords`): here the page's own `<main>`,
 /// which the conditional cleaning leaves alone.
