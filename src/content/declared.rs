@@ -61,9 +61,9 @@ pub(crate) fn unshown_description(
     let declared = declared_description(dom)?;
     let description = declared.text;
     let read_chars = read.map(|t| t.chars().count());
-    if declared.article
-        && read_chars.is_some_and(|n| n * SHOWN_SHARE >= description.chars().count())
-    {
+    // Against the whole body: a read of 1 000 characters is a teaser of a body of 6 000,
+    // whatever part of it the declaration prints.
+    if declared.article && read_chars.is_some_and(|n| n * SHOWN_SHARE >= declared.chars) {
         return None;
     }
     let named = tree
@@ -93,7 +93,7 @@ pub(crate) fn unshown_description(
         .chain(read.map(squeezed))
         .collect();
     // Without a read, the tree's text is what the page shows of the article.
-    if declared.article && read.is_none() && page.chars().count() * SHOWN_SHARE >= length {
+    if declared.article && read.is_none() && page.chars().count() * SHOWN_SHARE >= declared.chars {
         return None;
     }
     if keys.iter().any(|key| page.contains(key.as_str())) {

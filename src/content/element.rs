@@ -254,6 +254,9 @@ const CREDIT_BIT: u16 = 512;
 /// A sign-up box by its class (`newsletter-signup`, `subscribe-box`, `mc4wp-form`'s
 /// `optin`), `AttrHints::sign_up`.
 const SIGN_UP_BIT: u16 = 1024;
+/// A box about the article's author by its class or id (`div.author-box`,
+/// `#entry-author-info`), `AttrHints::author`.
+const AUTHOR_BIT: u16 = 2048;
 
 /// Microdata's attribute names, which are not among html5ever's static names: interned once,
 /// as interning `itemprop` for each element the pass asks about was 1 % of a parse-and-read.
@@ -267,7 +270,7 @@ static ITEMTYPE: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("itemtyp
 static HINTS: LazyLock<(AhoCorasick, Vec<u16>)> = LazyLock::new(|| {
     let mut patterns: Vec<&str> = Vec::new();
     let mut bits: Vec<u16> = Vec::new();
-    let lists: [(&[&str], u16); 11] = [
+    let lists: [(&[&str], u16); 12] = [
         (UNLIKELY_HINTS, UNLIKELY_BIT),
         (&["header"], HEADER_BIT),
         (MAYBE_HINTS, MAYBE_BIT),
@@ -279,6 +282,7 @@ static HINTS: LazyLock<(AhoCorasick, Vec<u16>)> = LazyLock::new(|| {
         (&["caption"], CAPTION_BIT),
         (&["credit", "copyright"], CREDIT_BIT),
         (SIGN_UP_HINTS, SIGN_UP_BIT),
+        (&["author"], AUTHOR_BIT),
     ];
     for (list, bit) in lists {
         for &p in list {
@@ -333,6 +337,8 @@ pub(super) struct AttrHints {
     pub(super) credit: bool,
     /// Names a sign-up box ([`SIGN_UP_HINTS`]).
     pub(super) sign_up: bool,
+    /// Names the author (`author`).
+    pub(super) author: bool,
 }
 
 impl AttrHints {
@@ -359,6 +365,7 @@ impl AttrHints {
             caption: lists & CAPTION_BIT != 0,
             credit: lists & CREDIT_BIT != 0,
             sign_up: lists & SIGN_UP_BIT != 0,
+            author: lists & AUTHOR_BIT != 0,
         }
     }
 }
@@ -442,6 +449,7 @@ impl<'a> HintCache<'a> {
             caption: class.caption || id.caption,
             credit: class.credit || id.credit,
             sign_up: class.sign_up || id.sign_up,
+            author: class.author || id.author,
         }
     }
 }

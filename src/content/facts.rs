@@ -161,6 +161,8 @@ pub(crate) struct Declared {
     pub name: String,
     /// A product's `description`, an article's `articleBody`, cut at [`MAX_DECLARED`].
     pub text: String,
+    /// The characters of that text before the cut.
+    pub chars: usize,
     /// The page declares an article (else a product or a video, whose description is short).
     pub article: bool,
 }
@@ -177,10 +179,11 @@ pub(crate) fn declared_description(dom: &Dom) -> Option<Declared> {
         Kind::Video => ("name", "description"),
         Kind::Event | Kind::Thread => return None,
     };
+    let full = map.get(text).and_then(text_value)?;
     Some(Declared {
         name: map.get(name).and_then(text_value)?,
-        text: truncate_with_ellipsis(&map.get(text).and_then(text_value)?, MAX_DECLARED)
-            .into_owned(),
+        text: truncate_with_ellipsis(&full, MAX_DECLARED).into_owned(),
+        chars: full.chars().count(),
         article: kind == Kind::Article,
     })
 }

@@ -70,6 +70,9 @@ const CAPTION: u32 = 32768;
 /// Its class or id names a sign-up box (`element::SIGN_UP_HINTS`): with an e-mail field and
 /// a few lines, what a read leaves out ([`Page::is_sign_up_box`]).
 const SIGN_UP: u32 = 65536;
+/// Its class or id names the author, and microdata does not (a post's author pane):
+/// with a bio's length, what a read leaves out ([`Page::is_author_box`]).
+const AUTHOR_BOX: u32 = 131072;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -219,6 +222,11 @@ const TEXT_ENTRY: &[&str] = &["text", "email", "url", "tel", "password"];
 /// such block, named a sign-up or not, took a story's last lines with the box below them
 /// (trafeval precision 0.861 then): the block must name itself a sign-up.
 const SIGN_UP_TEXT: u32 = 300;
+/// Shown characters of an author's box ([`Page::is_author_box`]): from a bio's two lines to
+/// a long one with the author's links. Under 100 it is a byline, which stays; over 1 200 it
+/// is more than a box (trafeval and web2025 measure the same from 100 to 2 500; from 60,
+/// web2025 listings lose lines, 0.688 -> 0.687).
+const AUTHOR_BOX_TEXT: std::ops::RangeInclusive<u32> = 100..=1200;
 
 /// Whether an `<input>` takes an e-mail address: its type says so, or a text field's name,
 /// id, placeholder or autocomplete token does (`name=EMAIL`, `placeholder="Your e-mail"`).
@@ -440,6 +448,9 @@ impl<'a> Page<'a> {
                     }
                     if h.sign_up {
                         self.flags[i] |= SIGN_UP;
+                    }
+                    if h.author && !is_author_block(el) {
+                        self.flags[i] |= AUTHOR_BOX;
                     }
                     if parent_flags & IN_CAPTION != 0
                         || h.caption
@@ -847,6 +858,31 @@ impl<'a> Page<'a> {
         self.flags[id.index()] & SIGN_UP != 0 && a.emails > 0 && a.text <= SIGN_UP_TEXT
     }
 
+    /// Whether an element is a box about the article's author: its class or id names the
+    /// author (`div.author-box`, `#entry-author-info`, `.saboxplugin-wrap`'s
+    /// `saboxplugin-desc` aside), microdata does not (a post's author pane, which a thread
+    /// reads), and it holds a bio: [`AUTHOR_BOX_TEXT`] characters, under half of them in
+    /// links (a paper's list of linked authors is the listing's), no `h1` (an author's own
+    /// page names them in one). A byline ("By Ann Lee, May 3") is shorter and stays: it says
+    /// who wrote the text. Trafilatura leaves out every block whose class names an author;
+    /// its truths mark the bio as boilerplate. trafeval: precision 0.865 -> 0.868, recall
+    /// 0.948 -> 0.945, F1 0.905 (an "Editors' recommendations" list inside one box, in its
+    /// truth; an opinion page whose body is only in its data, read as declared while the
+    /// read beside it was short, which it no longer is once the bio goes); web2025: 11
+    /// articles and products read less boilerplate (article precision 0.936 -> 0.937,
+    /// product F1 0.568 -> 0.569), none loses content; the reading set unchanged.
+    fn is_author_box(&self, id: NodeId) -> bool {
+        let a = &self.agg[id.index()];
+        self.flags[id.index()] & AUTHOR_BOX != 0
+            && AUTHOR_BOX_TEXT.contains(&a.text)
+            && a.link < 0.5 * a.text as f32
+            && !self.dom.descendants(id).any(|d| {
+                self.dom
+                    .element(d)
+                    .is_some_and(|e| e.is_html(&local_name!("h1")))
+            })
+    }
+
     /// Whether `id` or an element between it and `top` was found hidden. A pass that left
     /// the subtree out (a `commentform` on the strict attempt) never looked at its nodes:
     /// they count as shown.
@@ -924,6 +960,11 @@ impl<'a> Page<'a> {
         // around it (a newsletter's sign-up, "Get the best of the week"): the page's offer,
         // not its text. Its field has a ref in the snapshot.
         if self.is_sign_up_box(id) {
+            return true;
+        }
+        // Whatever the cleaning: a box about the article's author (a bio, "Über Bob
+        // Fischer"), not the article.
+        if self.is_author_box(id) {
             return true;
         }
         // Whatever the cleaning: a signature (the relaxed one keeps other unlikely blocks, a

@@ -785,6 +785,38 @@ fn a_sign_up_box_is_not_read() {
     assert_eq!(text.matches("This paragraph").count(), 5, "{text}");
 }
 
+/// A box about the article's author (a bio by its class) is not read; the byline is, and
+/// so are a paper's linked authors and an article header that names its author.
+#[test]
+fn an_author_box_is_not_read() {
+    let html = format!(
+        "<article><h1>Winter</h1><p class=byline>By Ann Lee, May 3</p><p>{PROSE}</p>\
+         <p>{PROSE}</p><div class=author-box><h3>About Ann Lee</h3><p>Ann Lee has written \
+         about the harbour and its trades since 2008, and keeps a boat and a notebook.</p>\
+         </div></article>"
+    );
+    let text = read(&html);
+    assert!(text.contains("By Ann Lee, May 3"), "{text}");
+    assert_eq!(text.matches("This paragraph").count(), 2, "{text}");
+    assert_absent(&text, &["About Ann Lee", "keeps a boat"]);
+    // Links by their authors' names, most of the box: the paper's authors.
+    let authors: String = (1..=8)
+        .map(|n| format!("<a href=/a{n}>Author Number {n}</a>, "))
+        .collect();
+    let paper = format!(
+        "<main><h1>Papers</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>\
+         <div class=authors>{authors}</div></main>"
+    );
+    assert!(read(&paper).contains("Author Number 8"));
+    // A header styled after its author, with the headline in it.
+    let header = format!(
+        "<article><div class=super-author><h1>Winter</h1><p>Ann Lee writes each week on \
+         the harbour, its boats, its trades and the people who keep them going.</p></div>\
+         <p>{PROSE}</p><p>{PROSE}</p></article>"
+    );
+    assert!(read(&header).contains("writes each week"));
+}
+
 /// A copyright line inside a story ("© 2020 …", "Copyright (c) 2019 …") is not read; a
 /// sentence about copyright is.
 #[test]
