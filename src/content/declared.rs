@@ -92,7 +92,8 @@ pub(crate) fn unshown_description(
         .map(squeezed)
         .chain(read.map(squeezed))
         .collect();
-    // Without a read, the tree's text is what the page shows of the article.
+    // Without a read, the tree's text is what the page shows of the article (its letters
+    // and digits, against the body's characters: a shade more often declared).
     if declared.article && read.is_none() && page.chars().count() * SHOWN_SHARE >= declared.chars {
         return None;
     }

@@ -337,7 +337,7 @@ pub(super) struct AttrHints {
     pub(super) credit: bool,
     /// Names a sign-up box ([`SIGN_UP_HINTS`]).
     pub(super) sign_up: bool,
-    /// Names the author (`author`).
+    /// Names the author (`author`, not `authority`).
     pub(super) author: bool,
 }
 
@@ -365,7 +365,12 @@ impl AttrHints {
             caption: lists & CAPTION_BIT != 0,
             credit: lists & CREDIT_BIT != 0,
             sign_up: lists & SIGN_UP_BIT != 0,
-            author: lists & AUTHOR_BIT != 0,
+            // The author, not an authority or an authorization (`local-authority-results`).
+            author: lists & AUTHOR_BIT != 0
+                && !value
+                    .as_bytes()
+                    .windows(7)
+                    .any(|w| w.eq_ignore_ascii_case(b"authori")),
         }
     }
 }

@@ -815,6 +815,14 @@ fn an_author_box_is_not_read() {
          <p>{PROSE}</p><p>{PROSE}</p></article>"
     );
     assert!(read(&header).contains("writes each week"));
+    // An authority is no author.
+    let council = format!(
+        "<main><h1>Bins</h1><p>{PROSE}</p><p>{PROSE}</p><div class=local-authority><p>Your \
+         council collects garden waste every other Tuesday from March to November, and food \
+         waste every week.</p></div>\
+         </main>"
+    );
+    assert!(read(&council).contains("garden waste"));
 }
 
 /// A copyright line inside a story ("© 2020 …", "Copyright (c) 2019 …") is not read; a

@@ -263,12 +263,17 @@ fn header(
         truncate_with_ellipsis(&line, MAX_DATA_CHARS).into_owned()
     });
     // What the page declares and does not show, in a quarter of the budget at most: one
-    // line, cleaned as page text is (its data is no more trusted than its markup).
-    let declared = tree.declared.as_deref().map(|d| {
-        let line = clean(&d.replace(['\n', '\r'], " ")).into_owned();
-        let room = (opts.max_chars_total / DECLARED_SHARE).saturating_sub(DECLARED.len() + 1);
-        truncate_with_ellipsis(&line, room).into_owned()
-    });
+    // line, cleaned as page text is (its data is no more trusted than its markup); none
+    // where a budget leaves it no more than its ellipsis.
+    let declared = tree
+        .declared
+        .as_deref()
+        .map(|d| {
+            let line = clean(&d.replace(['\n', '\r'], " ")).into_owned();
+            let room = (opts.max_chars_total / DECLARED_SHARE).saturating_sub(DECLARED.len() + 1);
+            truncate_with_ellipsis(&line, room).into_owned()
+        })
+        .filter(|d| d.chars().count() > 1);
     // The worst case reserves room for the largest ref.
     let main = if nodes == usize::MAX {
         main.and(Ref::new(u32::MAX))
@@ -337,7 +342,7 @@ fn header(
                 h.push('\n');
                 h.push_str(&d);
             }
-            if let Some(d) = declared.filter(|d| d.chars().count() > 1) {
+            if let Some(d) = declared {
                 let _ = write!(h, "\n{DECLARED} {d}");
             }
             h
