@@ -105,25 +105,32 @@ fn web2025_floors() {
         num(budgeted, "with_found") >= 0.76,
         "read at 12 000 characters: {budgeted}"
     );
-    let snapshot = &score(&dir, "snapshot {page}")["ALL"];
+    let snapshots = score(&dir, "snapshot {page}");
+    let snapshot = &snapshots["ALL"];
     assert_eq!(num(snapshot, "failed"), 0.0, "{snapshot}");
-    assert!(num(snapshot, "f1") >= 0.65, "snapshot F1: {snapshot}");
+    assert!(num(snapshot, "f1") >= 0.655, "snapshot F1: {snapshot}");
     assert!(
-        num(snapshot, "with_found") >= 0.75,
+        num(snapshot, "with_found") >= 0.76,
         "snapshot `with`: {snapshot}"
+    );
+    // A script-built shop's snapshot says what its data declares (0.694 at 4da8e89).
+    let product = &snapshots["product"];
+    assert!(
+        num(product, "with_found") >= 0.68,
+        "snapshot `with` on products: {product}"
     );
 }
 
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 54a582e, a little under (F1 0.901, precision 0.859, 11 pages lost).
+    // 4da8e89, a little under (F1 0.905, precision 0.868, 11 pages lost).
     let Some(dir) = shared("trafeval") else {
         return;
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.899, "read F1: {read}");
-    assert!(num(&read, "precision") >= 0.856, "read precision: {read}");
+    assert!(num(&read, "f1") >= 0.902, "read F1: {read}");
+    assert!(num(&read, "precision") >= 0.864, "read precision: {read}");
     assert!(num(&read, "lost") <= 12.0, "pages lost: {read}");
 }
