@@ -73,15 +73,10 @@ pub(crate) fn unshown_description(
     if !named || description.split_whitespace().count() < DESCRIPTION_WORDS {
         return None;
     }
-    let key_text = squeezed(&description);
-    let length = key_text.chars().count();
-    let keys: Vec<String> = [0, length.saturating_sub(DESCRIPTION_KEY) / 2]
-        .iter()
-        .map(|&at| key_text.chars().skip(at).take(DESCRIPTION_KEY).collect())
-        .collect();
+    let keys = keys_of(&description);
     // The page's shown text as one run: a description shown with a word in bold is split
     // across nodes, and a word in a link is the link's name (a leaf of the tree).
-    let page: String = tree
+    let pieces = tree
         .tree
         .descendants()
         .filter_map(|n| {
@@ -89,18 +84,25 @@ pub(crate) fn unshown_description(
                 .as_deref()
                 .or(n.name.as_deref().filter(|_| n.children.is_empty()))
         })
-        .map(squeezed)
-        .chain(read.map(squeezed))
-        .collect();
+        .chain(read);
+    let mut page = String::new();
+    for piece in pieces {
+        page.extend(crate::text::alnum(piece).flat_map(char::to_lowercase));
+    }
     // Without a read, the tree's text is what the page shows of the article (its letters
     // and digits, against the body's characters: a shade more often declared).
-    if declared.article && read.is_none() && page.chars().count() * SHOWN_SHARE >= declared.chars {
-        return None;
-    }
-    if keys.iter().any(|key| page.contains(key.as_str())) {
-        return None;
-    }
-    Some(description)
+    let story_shown =
+        declared.article && read.is_none() && page.chars().count() * SHOWN_SHARE >= declared.chars;
+    let shown = keys.iter().any(|key| page.contains(key.as_str()));
+    (!shown && !story_shown).then_some(description)
+}
+
+/// The description's start and middle, [`DESCRIPTION_KEY`] letters and digits each.
+fn keys_of(description: &str) -> [String; 2] {
+    let key_text = squeezed(description);
+    let length = key_text.chars().count();
+    [0, length.saturating_sub(DESCRIPTION_KEY) / 2]
+        .map(|at| key_text.chars().skip(at).take(DESCRIPTION_KEY).collect())
 }
 
 /// Letters and digits only, lower-cased.

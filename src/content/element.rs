@@ -15,7 +15,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use html5ever::{local_name, LocalName};
 
 use crate::parse::{Dom, Element, NodeId};
-use crate::text::{lower_words, TextBuf};
+use crate::text::{lower_words, mentions_any, TextBuf};
 
 /// Elements that end a run of inline content (Readability's `DIV_TO_P_ELEMS` and the other
 /// block containers).
@@ -366,11 +366,7 @@ impl AttrHints {
             credit: lists & CREDIT_BIT != 0,
             sign_up: lists & SIGN_UP_BIT != 0,
             // The author, not an authority or an authorization (`local-authority-results`).
-            author: lists & AUTHOR_BIT != 0
-                && !value
-                    .as_bytes()
-                    .windows(7)
-                    .any(|w| w.eq_ignore_ascii_case(b"authori")),
+            author: lists & AUTHOR_BIT != 0 && !mentions_any(value, &["authori"]),
         }
     }
 }

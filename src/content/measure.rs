@@ -21,7 +21,7 @@ use crate::aria::roles::input_type;
 use crate::aria::Index;
 use crate::parse::{push_in_order, Dom, Element, NodeData, NodeId};
 use crate::style::Styles;
-use crate::text::TextBuf;
+use crate::text::{mentions_any, TextBuf};
 
 /// Subtree not shown: hidden by markup or inline style (see [`crate::aria::hidden`]).
 pub(super) const HIDDEN: u32 = 1;
@@ -244,7 +244,7 @@ fn is_email_field(el: Element<'_>) -> bool {
         ]
         .iter()
         .filter_map(|a| el.attr(a))
-        .any(|v| v.to_ascii_lowercase().contains("mail")),
+        .any(|v| mentions_any(v, &["mail"])),
         _ => false,
     }
 }
@@ -877,11 +877,7 @@ impl<'a> Page<'a> {
         self.flags[id.index()] & AUTHOR_BOX != 0
             && AUTHOR_BOX_TEXT.contains(&a.text)
             && a.link < 0.5 * a.text as f32
-            && !self.dom.descendants(id).any(|d| {
-                self.dom
-                    .element(d)
-                    .is_some_and(|e| e.is_html(&local_name!("h1")))
-            })
+            && !self.h1s.iter().any(|&h| self.dom.is_ancestor(id, h))
     }
 
     /// Whether `id` or an element between it and `top` was found hidden. A pass that left
