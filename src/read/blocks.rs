@@ -79,8 +79,10 @@ impl Line {
         self.pending_space = true;
     }
 
+    /// Whether the line shows nothing: no text, or only no-break spaces (`<p>&nbsp;</p>`, a
+    /// spacer), which the collapsing of HTML whitespace keeps.
     fn is_empty(&self) -> bool {
-        self.out.is_empty()
+        self.out.trim().is_empty()
     }
 }
 

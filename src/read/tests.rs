@@ -2594,3 +2594,13 @@ fn a_comment_form_and_its_heading_are_not_read() {
     );
     assert_in_order(&read_all(&search), &["Find a harbour", "with its depth."]);
 }
+
+/// A paragraph of no-break spaces (a spacer between two paragraphs) shows nothing: no line
+/// of it is read.
+#[test]
+fn a_spacer_paragraph_reads_no_line() {
+    let html = format!("<body><article><p>{PROSE}</p><p>&nbsp;</p><p>&nbsp; &nbsp;</p><p>Second: {PROSE}</p></article></body>");
+    let text = read(&html);
+    assert!(text.lines().all(|l| !l.trim().is_empty()), "{text:?}");
+    assert_in_order(&text, &["This paragraph", "Second:"]);
+}
