@@ -711,6 +711,21 @@ pub(super) fn is_post_id(el: Element<'_>) -> bool {
     id.len() - prefix.len() >= 2 && (word == "p" || POST_ID_WORDS.iter().any(|w| word.ends_with(w)))
 }
 
+/// How many element siblings on each side [`is_thread_post`] looks at for another post.
+const THREAD_LOOKAROUND: usize = 3;
+
+/// Whether the element is one post of a thread: its id numbers it as a post
+/// ([`is_post_id`]), and so does a near sibling of its tag and first class (the post
+/// before or after it).
+pub(super) fn is_thread_post(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
+    is_post_id(el)
+        && element_siblings(dom, id, false)
+            .take(THREAD_LOOKAROUND)
+            .chain(element_siblings(dom, id, true).take(THREAD_LOOKAROUND))
+            .filter_map(|s| dom.element(s))
+            .any(|s| is_post_id(s) && same_template(s, el))
+}
+
 /// Whether the element is one entry of the page's hAtom markup (class `hentry`: one post,
 /// as blog software marks each, WordPress's `post_class()` among them).
 /// <http://microformats.org/wiki/hatom>

@@ -1450,6 +1450,41 @@ fn a_posts_author_headings_are_read_with_it() {
     );
 }
 
+/// A thread's short replies are posts, not link lists: each is outweighed by the links
+/// around its words (the author's name, the date, its number, "Reply") and one has an avatar
+/// and a smiley, but every post is read. Its row of actions, all links, still is not.
+#[test]
+fn a_short_reply_among_its_links_is_read() {
+    let post = |n: u32, author: &str, text: &str| {
+        format!(
+            "<article class=message id=js-post-{n}0><div class=message-inner>\
+             <div class=avatar><a href=/u/{author}><img src=/a/{n}.png alt=''></a></div>\
+             <h4><a href=/u/{author}>{author}</a></h4>\
+             <ul class=attribution><li><a href=/p/{n}>Sep {n}, 2024</a></li>\
+             <li><a href=/p/{n}>#{n}</a></li></ul>\
+             <div class=body>{text}</div>\
+             <div class=actions><a href=/q/{n}>Reply</a></div></div></article>"
+        )
+    };
+    let html = format!(
+        "<body><h1>Tablet review</h1><div class=posts>{}{}{}</div></body>",
+        post(
+            1,
+            "alice",
+            &format!("Post 1: read <a href=/review>our review</a>. {PROSE}")
+        ),
+        post(
+            2,
+            "bob",
+            "Post 2: spot on but for the price <img src=/s.gif alt=':laugh:'>"
+        ),
+        post(3, "carol", &format!("Post 3: {PROSE} {PROSE}"))
+    );
+    let text = read(&html);
+    assert_in_order(&text, &["Post 1:", "bob", "Post 2:", "carol", "Post 3:"]);
+    assert!(!text.contains("Reply"), "{text}");
+}
+
 /// A Q&A page (Stack Exchange's markup): the answers hold most of the prose, and the
 /// question sits beside them under the element the page's microdata names the `Question`.
 /// The question is the thread's first post: it is read, before its answers.
