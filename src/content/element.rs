@@ -707,8 +707,14 @@ pub(super) fn is_post_id(el: Element<'_>) -> bool {
         return false;
     };
     let prefix = id.trim_end_matches(|c: char| c.is_ascii_digit());
-    let word = prefix.trim_end_matches(['-', '_']).to_ascii_lowercase();
-    id.len() - prefix.len() >= 2 && (word == "p" || POST_ID_WORDS.iter().any(|w| word.ends_with(w)))
+    if id.len() - prefix.len() < 2 {
+        return false;
+    }
+    let word = prefix.trim_end_matches(['-', '_']).as_bytes();
+    let ends_with = |w: &str| {
+        word.len() >= w.len() && word[word.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+    };
+    word.eq_ignore_ascii_case(b"p") || POST_ID_WORDS.iter().any(|w| ends_with(w))
 }
 
 /// How many element siblings on each side [`is_thread_post`] looks at for another post.

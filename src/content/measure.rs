@@ -74,9 +74,6 @@ const SIGN_UP: u32 = 65536;
 /// Its class or id names the author, and microdata does not (a post's author pane):
 /// with a bio's length, what a read leaves out ([`Page::is_author_box`]).
 const AUTHOR_BOX: u32 = 131072;
-/// A post of a thread, or inside one ([`is_thread_post`]): where the conditional cleaning
-/// judges links as in a block of good class ([`Page::cleaned_conditionally`]).
-const IN_POST: u32 = 262144;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -291,6 +288,10 @@ const MIN_PARAGRAPH: u32 = 25;
 /// post: Readability's limit for a block of good class (weight 25 or more), where
 /// another block's is 0.2.
 const POST_LINK_DENSITY: f32 = 0.5;
+
+/// How far below a thread's post its blocks lie: XenForo puts a post's text eight elements
+/// down (`article.message > div.message-inner > … > article.message-body > div`).
+const POST_DEPTH: usize = 12;
 /// Longest caption line left out, in characters: a credit (an agency and a photographer's
 /// name or two: "Presse- und Informationsamt der Bundesregierung | Jesco Denzel" is 62) or
 /// a line on what a picture shows. A caption that says more than this is a paragraph about
@@ -406,9 +407,6 @@ impl<'a> Page<'a> {
                         })
                     {
                         self.flags[i] |= IN_CODE;
-                    }
-                    if parent_flags & IN_POST != 0 || is_thread_post(dom, id, el) {
-                        self.flags[i] |= IN_POST;
                     }
                     if parent_flags & IN_MAIN != 0
                         || parent
@@ -1080,14 +1078,17 @@ impl<'a> Page<'a> {
         // row of "Reply With Quote" links still goes. web2025: forum `with` 0.943 -> 0.959,
         // boilerplate read 0.080 -> 0.078 (a thread read from its third post on); trafeval
         // lost 11 -> 10; the reading set unchanged.
-        let in_post = self.flags[id.index()] & IN_POST != 0;
+        // (Asked only of a block the link or image rules would take: few are.)
+        let in_post = || self.in_thread_post(id);
         // The link rules spare a block of headings or a date (ours): a post's author cell, its
         // name linked in an `h4`, and its date, a permalink around a `<time>`, are no link
         // list (a heading is never left out by its class either).
-        let spared = (in_post && density <= POST_LINK_DENSITY)
-            || heading_density >= 0.9
-            || (a.time_text > 0 && a.time_text as u64 * 10 >= a.text as u64 * 9);
-        (img > 1.0 && p / img < 0.5 && !in_figure && !in_post)
+        let spared = || {
+            heading_density >= 0.9
+                || (a.time_text > 0 && a.time_text as u64 * 10 >= a.text as u64 * 9)
+                || (density <= POST_LINK_DENSITY && in_post())
+        };
+        (img > 1.0 && p / img < 0.5 && !in_figure && !in_post())
             || (!is_list && li > p)
             || (a.inputs as f32 > (p / 3.0).floor())
             || (!is_list
@@ -1096,10 +1097,22 @@ impl<'a> Page<'a> {
                 && (a.images == 0 || a.images > 2)
                 && !in_figure)
             || (((!is_list && weight < 25.0 && density > 0.2) || (weight >= 25.0 && density > 0.5))
-                && !spared
+                && !spared()
                 && !self.in_section_run(id, el)
                 && !self.body_of_section_run(id)
                 && !self.holds_section_run(id))
+    }
+
+    /// Whether `id` is a post of a thread ([`is_thread_post`]) or lies in one, at most
+    /// [`POST_DEPTH`] levels down.
+    fn in_thread_post(&self, id: NodeId) -> bool {
+        std::iter::successors(Some(id), |&n| self.parent_element(n))
+            .take(POST_DEPTH)
+            .any(|n| {
+                self.dom
+                    .element(n)
+                    .is_some_and(|el| is_thread_post(self.dom, n, el))
+            })
     }
 
     /// Whether `id` is a section of the content among sections like it: it has a heading
