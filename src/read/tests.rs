@@ -1485,6 +1485,36 @@ fn a_short_reply_among_its_links_is_read() {
     assert!(!text.contains("Reply"), "{text}");
 }
 
+/// A listing's cards, each titled by a link, keep their rows of facts, though those are
+/// mostly links (a repository's language, stars and forks): they are what the listing says
+/// of each item.
+#[test]
+fn a_cards_row_of_facts_is_read_with_it() {
+    let card = |n: u32| {
+        format!(
+            "<article class=box-row><h2><a href=/o/r{n}>owner / repo{n}</a></h2>\
+             <p>Repository {n}: {}</p>\
+             <div class=facts><a href=/l>Python</a> <a href=/s{n}>{n},223</a> \
+             <a href=/f{n}>685</a> and {n}99 stars today</div></article>",
+            PROSE.repeat(3)
+        )
+    };
+    let cards: String = (1..=4).map(card).collect();
+    let html = format!("<body><h1>Trending</h1><div class=list>{cards}</div></body>");
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "repo1",
+            "1,223",
+            "199 stars today",
+            "repo3",
+            "3,223",
+            "399 stars today",
+        ],
+    );
+}
+
 /// A Q&A page (Stack Exchange's markup): the answers hold most of the prose, and the
 /// question sits beside them under the element the page's microdata names the `Question`.
 /// The question is the thread's first post: it is read, before its answers.
