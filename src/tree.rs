@@ -111,8 +111,8 @@ pub struct TreeNode {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub main: bool,
     /// Inside the main content, a part its reader leaves out by its class (a post's
-    /// signature, a share bar, a related-posts box): the renderer ranks it with the rest of
-    /// the page. Omitted when false.
+    /// signature, a share bar, a related-posts box) or of a post's author pane (all but the
+    /// author's name): the renderer ranks it with the rest of the page. Omitted when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub left_out: bool,
     /// On a control that reveals collapsed panels (a disclosure, a tab, a framework's

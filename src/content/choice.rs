@@ -75,7 +75,8 @@ pub(crate) fn no_script_view_wins(scripted: &MainContent, no_script: &MainConten
 /// newsletter box). web2025: collection F1 0.372 -> 0.410, listing 0.597 -> 0.637, the
 /// reading set unchanged.
 pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
-    let first = attempt(dom, index, Cleaning::Strict);
+    let mut first = attempt(dom, index, Cleaning::Strict);
+    let pane_extras = std::mem::take(&mut first.pane_extras);
     let product = first.product;
     let chosen = choose(dom, index, first);
     let mut found = match product {
@@ -100,6 +101,18 @@ pub(crate) fn find(dom: &Dom, index: &Index) -> MainContent {
             .is_some_and(is_main_landmark)
     {
         found.cleaning = Cleaning::Classes;
+    }
+    // What a read leaves out of the posts' author panes, whichever extraction won: the
+    // snapshot ranks it with the rest of the page (`Page::pane_extras`). (One pass marks the
+    // parts: asking each pane's ancestors is quadratic on a page nested deep.)
+    if !pane_extras.is_empty() {
+        let mut inside = vec![false; dom.len()];
+        for &part in &found.parts {
+            dom.descendants(part).for_each(|d| inside[d.index()] = true);
+        }
+        found
+            .left_out
+            .extend(pane_extras.into_iter().filter(|e| inside[e.index()]));
     }
     found
 }
@@ -303,6 +316,8 @@ struct Attempt {
     headline: Option<(NodeId, NodeId)>,
     /// The blocks the strict pass skipped as the page's comments (strict attempt only).
     comments: Vec<NodeId>,
+    /// What a read leaves out of the page's item panes (strict attempt only).
+    pane_extras: Vec<NodeId>,
 }
 
 /// One extraction, `Cleaning::Strict` or `Cleaning::Relaxed`.
@@ -356,6 +371,11 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         region,
         headline,
         comments,
+        pane_extras: if strict {
+            page.panes_extras()
+        } else {
+            Vec::new()
+        },
     }
 }
 

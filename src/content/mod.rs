@@ -105,9 +105,11 @@ pub(crate) struct MainContent {
     /// or the body when nothing scored.
     pub parts: Vec<NodeId>,
     /// Inside the parts, what a read leaves out by its class (`Page::left_out_by_class`: a
-    /// post's signature, a share bar, a related-posts box), in document order. The relaxed
-    /// cleaning leaves out only hidden text and boilerplate, and, in a product's region, its
-    /// blocks of other products (related products, upsells, recommendations).
+    /// post's signature, a share bar, a related-posts box), then what it leaves out of the
+    /// items' author panes (`Page::pane_extras`: all but the author's name). The relaxed
+    /// cleaning leaves out only hidden text, boilerplate and the panes' extras, and, in a
+    /// product's region, its blocks of other products (related products, upsells,
+    /// recommendations).
     pub left_out: Vec<NodeId>,
     /// Characters of shown text the content keeps, as the extraction that chose it
     /// measured them: what two views of a page are compared by ([`no_script_view_wins`]).

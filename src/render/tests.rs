@@ -947,6 +947,28 @@ fn a_page_marked_whole_is_all_content() {
     );
 }
 
+/// A thread page of `posts` posts, in its `<main>` under its title.
+fn thread(posts: u32, post: impl Fn(u32) -> String) -> String {
+    format!(
+        "<body><main><h1>Which lens?</h1>{}</main></body>",
+        (1..=posts).map(post).collect::<String>()
+    )
+}
+
+/// Every one of the thread's `posts` shows ("Post 3:"), and `extra`, once under each post,
+/// folds first (under some post it does not show).
+fn assert_posts_fold_first(text: &str, posts: u32, extra: &str) {
+    assert_shows(
+        text,
+        "every post shows",
+        (1..=posts).map(|n| format!("Post {n}:")),
+    );
+    assert!(
+        (text.matches(extra).count() as u32) < posts,
+        "{extra} folds first:\n{text}"
+    );
+}
+
 /// What `read` leaves out of the content by its class (a post's signature, a share bar)
 /// ranks with the rest of the page in the snapshot, not with the content: under a tight
 /// budget every post's words show before the signatures repeated under them.
@@ -963,20 +985,30 @@ fn what_read_leaves_out_of_the_content_ranks_with_the_rest() {
                 .repeat(3)
         )
     };
-    let html = format!(
-        "<body><main><h1>Which lens?</h1>{}</main></body>",
-        (1..=8).map(post).collect::<String>()
-    );
-    let r = snapshot_within(&html, 4_000);
+    let r = snapshot_within(&thread(8, post), 4_000);
+    assert_posts_fold_first(&r.text, 8, "Signature");
+}
+
+/// What `read` leaves out of a post's author pane (the member's title, join date and post
+/// count; it reads the name) ranks with the rest of the page: under a tight budget every
+/// post's words and author show before the badges beside them.
+#[test]
+fn a_posts_author_badges_fold_before_the_posts() {
+    let post = |n: u32| {
+        format!(
+            "<article class=post><aside class=pane><h3>user{n}</h3>\
+             <h4>Badge {n}: distinguished member of the forum</h4>\
+             <dl><dt>Joined</dt><dd>Badge {n} year 2006</dd><dt>Messages</dt><dd>23,243</dd></dl>\
+             </aside><div class=body><p>Post {n}: {}</p></div></article>",
+            "the lens is sharp from edge to edge, and the focus ring turns smoothly. ".repeat(2)
+        )
+    };
+    let r = snapshot_within(&thread(10, post), 3_000);
+    assert_posts_fold_first(&r.text, 10, "Badge");
     assert_shows(
         &r.text,
-        "every post shows",
-        (1..=8).map(|n| format!("Post {n}:")),
-    );
-    assert!(
-        r.text.matches("Signature").count() < 8,
-        "the signatures fold first:\n{}",
-        r.text
+        "with its author",
+        (1..=10).map(|n| format!("user{n}")),
     );
 }
 
