@@ -23,7 +23,7 @@ const WEB2025_READ_F1: &[(&str, f64)] = &[
     ("documentation", 0.81),
     ("service", 0.75),
     ("forum", 0.70),
-    ("listing", 0.66),
+    ("listing", 0.68),
     ("product", 0.55),
     ("collection", 0.49),
     ("ALL", 0.79),
@@ -124,13 +124,13 @@ fn web2025_floors() {
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 4da8e89, a little under (F1 0.905, precision 0.868, 11 pages lost).
+    // 3ce2f3e, a little under (F1 0.906, precision 0.869, 10 pages lost).
     let Some(dir) = shared("trafeval") else {
         return;
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.902, "read F1: {read}");
-    assert!(num(&read, "precision") >= 0.864, "read precision: {read}");
-    assert!(num(&read, "lost") <= 12.0, "pages lost: {read}");
+    assert!(num(&read, "f1") >= 0.903, "read F1: {read}");
+    assert!(num(&read, "precision") >= 0.865, "read precision: {read}");
+    assert!(num(&read, "lost") <= 11.0, "pages lost: {read}");
 }
