@@ -287,8 +287,8 @@ fn is_placeholder(text: &str) -> bool {
 const MIN_PARAGRAPH: u32 = 25;
 
 /// The link density over which the conditional cleaning takes a block inside a thread's
-/// post: Readability's limit for a block of good class (weight 25 or more), where
-/// another block's is 0.2.
+/// post or a listing's card: Readability's limit for a block of good class (weight 25 or
+/// more), where another block's is 0.2.
 const POST_LINK_DENSITY: f32 = 0.5;
 
 /// How far below a thread's post its blocks lie: XenForo puts a post's text eight elements
@@ -1096,16 +1096,16 @@ impl<'a> Page<'a> {
         // So is a card of a listing, whose row of facts is links (a repository's language,
         // stars and forks): web2025 listing F1 0.688 -> 0.695, nothing else moves.
         // (Asked only of a block the link or image rules would take: few are.)
-        let in_post = || self.in_thread_post(id) || self.in_card(id);
+        let in_item = || self.in_thread_post(id) || self.in_card(id);
         // The link rules spare a block of headings or a date (ours): a post's author cell, its
         // name linked in an `h4`, and its date, a permalink around a `<time>`, are no link
         // list (a heading is never left out by its class either).
         let spared = || {
             heading_density >= 0.9
                 || (a.time_text > 0 && a.time_text as u64 * 10 >= a.text as u64 * 9)
-                || (density <= POST_LINK_DENSITY && in_post())
+                || (density <= POST_LINK_DENSITY && in_item())
         };
-        (img > 1.0 && p / img < 0.5 && !in_figure && !in_post())
+        (img > 1.0 && p / img < 0.5 && !in_figure && !in_item())
             || (!is_list && li > p)
             || (a.inputs as f32 > (p / 3.0).floor())
             || (!is_list

@@ -53,7 +53,10 @@
 //!   conditional cleaning (a thread is its posts with their authors), and an `<aside>`
 //!   inside a repeated `article`/`section` (a post's author pane) is looked at though it
 //!   counts as boilerplate, so that read gives each post its author's name (the pane's
-//!   first heading) without its badges and counts.
+//!   first heading) without its badges and counts, which the snapshot ranks with the rest
+//!   of the page. Inside a thread's post or a listing's card, the conditional cleaning
+//!   judges links as in a block of good class: a short reply among its author, date and
+//!   number links is read, and so is a card's row of linked facts.
 //!
 //! `<form>` is a container here, not boilerplate: forum software wraps whole threads in one
 //! (for its moderation checkboxes); its controls are boilerplate still.
