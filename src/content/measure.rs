@@ -105,7 +105,7 @@ pub(crate) struct Agg {
     /// rule), the element itself included.
     data_tables: u32,
     /// Text of inline content directly inside the element (not in a block child).
-    own_text: u32,
+    pub(super) own_text: u32,
     own_commas: u32,
 }
 

@@ -1515,6 +1515,26 @@ fn a_cards_row_of_facts_is_read_with_it() {
     );
 }
 
+/// An article's lead in wrappers (`div.intro > div > p`), beside the body that scored, is
+/// read before it, as a paragraph beside the body would be.
+#[test]
+fn a_lead_in_wrappers_beside_the_body_is_read() {
+    let body: String = (1..=6)
+        .map(|n| format!("<p>Body {n}: {PROSE}</p>"))
+        .collect();
+    let html = format!(
+        "<body><header><a href=/>Home</a></header><article><h1>Data trends</h1>\
+         <div class=intro><div id=lead><p>Your business is generating more data than ever, \
+         and most of it is never looked at twice by anyone.</p></div></div>\
+         <div class=body>{body}</div></article></body>"
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &["Your business is generating", "Body 1:", "Body 6:"],
+    );
+}
+
 /// A Q&A page (Stack Exchange's markup): the answers hold most of the prose, and the
 /// question sits beside them under the element the page's microdata names the `Question`.
 /// The question is the thread's first post: it is read, before its answers.
