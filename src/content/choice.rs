@@ -372,7 +372,7 @@ fn attempt(dom: &Dom, index: &Index, cleaning: Cleaning) -> Attempt {
         headline,
         comments,
         pane_extras: if strict {
-            page.panes_extras()
+            page.all_pane_extras()
         } else {
             Vec::new()
         },
@@ -958,11 +958,8 @@ impl<'a> Page<'a> {
             let mut kids = self
                 .dom
                 .children(at)
-                .filter(|&c| self.dom.element(c).is_some());
-            let (Some(only), None) = (kids.next(), kids.next()) else {
-                return false;
-            };
-            let Some(el) = self.dom.element(only) else {
+                .filter_map(|c| Some(c).zip(self.dom.element(c)));
+            let (Some((only, el)), None) = (kids.next(), kids.next()) else {
                 return false;
             };
             if el.is_html(&local_name!("p")) {

@@ -667,6 +667,18 @@ pub(super) fn element_siblings(
     std::iter::successors(step(id), move |&n| step(n)).filter(move |&n| dom.element(n).is_some())
 }
 
+/// The element siblings of `id` at most `each_side` away before it, nearest first, then
+/// those after it: where a run of items like it is looked for.
+pub(super) fn near_siblings(
+    dom: &Dom,
+    id: NodeId,
+    each_side: usize,
+) -> impl Iterator<Item = NodeId> + '_ {
+    element_siblings(dom, id, false)
+        .take(each_side)
+        .chain(element_siblings(dom, id, true).take(each_side))
+}
+
 /// Element siblings looked at each way for the next item of a pane's post.
 const PANE_LOOKAROUND: usize = 4;
 
@@ -725,9 +737,7 @@ const THREAD_LOOKAROUND: usize = 3;
 /// before or after it).
 pub(super) fn is_thread_post(dom: &Dom, id: NodeId, el: Element<'_>) -> bool {
     is_post_id(el)
-        && element_siblings(dom, id, false)
-            .take(THREAD_LOOKAROUND)
-            .chain(element_siblings(dom, id, true).take(THREAD_LOOKAROUND))
+        && near_siblings(dom, id, THREAD_LOOKAROUND)
             .filter_map(|s| dom.element(s))
             .any(|s| is_post_id(s) && same_template(s, el))
 }

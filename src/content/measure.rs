@@ -10,10 +10,10 @@
 use html5ever::local_name;
 
 use super::element::{
-    element_siblings, heading_level, heading_weight, is_author, is_author_block, is_block,
-    is_boilerplate, is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
-    is_numbered_caption, is_profile_list, is_thread_post, may_be_unlikely, same_template,
-    says_credit, HintCache,
+    heading_level, heading_weight, is_author, is_author_block, is_block, is_boilerplate,
+    is_item_pane, is_json_ld, is_main_hint, is_main_landmark, is_microdata_product,
+    is_numbered_caption, is_profile_list, is_thread_post, may_be_unlikely, near_siblings,
+    same_template, says_credit, HintCache,
 };
 use super::Cleaning;
 use crate::aria::hidden::subtree_hidden_styled;
@@ -1151,13 +1151,10 @@ impl<'a> Page<'a> {
                 let like = |c: &NodeId| {
                     titled(*c) && self.dom.element(*c).is_some_and(|e| same_template(e, el))
                 };
-                let near = |ahead| {
-                    element_siblings(self.dom, n, ahead)
-                        .take(CARD_LOOKAROUND)
-                        .filter(like)
-                        .count()
-                };
-                near(false) + near(true) >= MIN_CARD_SIBLINGS
+                near_siblings(self.dom, n, CARD_LOOKAROUND)
+                    .filter(like)
+                    .count()
+                    >= MIN_CARD_SIBLINGS
             })
     }
 
@@ -1177,18 +1174,15 @@ impl<'a> Page<'a> {
         if !section(id) {
             return false;
         }
-        let like = |c: NodeId| {
+        let like = |&c: &NodeId| {
             self.dom.element(c).is_some_and(|e| same_template(e, el))
                 && !self.not_shown(c)
                 && section(c)
         };
-        let like_near = |ahead: bool| {
-            element_siblings(self.dom, id, ahead)
-                .take(SECTION_LOOKAROUND)
-                .filter(|&c| like(c))
-                .count()
-        };
-        like_near(false) + like_near(true) >= 2
+        near_siblings(self.dom, id, SECTION_LOOKAROUND)
+            .filter(like)
+            .count()
+            >= 2
     }
 
     /// Whether a run of sections ([`Page::in_section_run`]) starts among the first element
@@ -1291,9 +1285,9 @@ impl<'a> Page<'a> {
         out
     }
 
-    /// What a read leaves out of the page's item panes ([`Page::pane_extras`]), in document
-    /// order.
-    pub(super) fn panes_extras(&self) -> Vec<NodeId> {
+    /// What a read leaves out of all the page's item panes ([`Page::pane_extras`]), in
+    /// document order.
+    pub(super) fn all_pane_extras(&self) -> Vec<NodeId> {
         let mut out = Vec::new();
         // A pane inside another is among its extras or on the way to its name; it is
         // skipped by its position before the end of the outer one's subtree (asking its
