@@ -664,6 +664,27 @@ mod tests {
     }
 
     #[test]
+    fn a_hydration_guard_hides_nothing() {
+        let invisible =
+            |html: &str| style_of(html, &StyleOptions::default()).visibility_hidden == Some(true);
+        // A rule that hides custom elements by name until their scripts run hides nothing,
+        // nor what it lists beside them; the same rule without a custom element, or with one
+        // only as an ancestor, still hides.
+        assert!(!invisible(
+            "<style>[slot], x-copy, .wrap{visibility:hidden}</style><h1>A</h1><div class=wrap data-t><p>x"
+        ));
+        assert!(!invisible(
+            "<style>x-card:not(:defined){visibility:hidden}</style><h1>A</h1><x-card data-t><p>x</x-card>"
+        ));
+        assert!(invisible(
+            "<style>[slot], .wrap{visibility:hidden}</style><h1>A</h1><div class=wrap data-t><p>x"
+        ));
+        assert!(invisible(
+            "<style>x-card .n{visibility:hidden}</style><h1>A</h1><x-card><p class=n data-t></x-card>"
+        ));
+    }
+
+    #[test]
     fn a_sheet_never_hides_the_one_main() {
         let shown = |html: &str| {
             let s = style_of(html, &StyleOptions::default());

@@ -10,7 +10,7 @@ use cssparser::{
     match_ignore_ascii_case, AtRuleParser, CowRcStr, DeclarationParser, ParseError, Parser,
     ParserState, QualifiedRuleParser, RuleBodyItemParser, RuleBodyParser, StyleSheetParser,
 };
-use selectors::parser::{ParseRelative, Selector, SelectorList};
+use selectors::parser::{Component, ParseRelative, Selector, SelectorList};
 
 use std::cell::OnceCell;
 
@@ -1030,6 +1030,20 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
                     .map_err(|_| ParseError::custom(()))?
             }
         };
+        // A rule that hides custom elements by name (`rhcl-typography, .cmp-container {
+        // visibility: hidden }`, `x-card:not(:defined) { visibility: hidden }`) is a component
+        // library's hydration guard: it hides the page until the scripts that define the
+        // elements have run, and a person never sees the page so, as with the anti-flicker
+        // snippets `style` lifts. The whole rule goes: what it lists beside the elements is the
+        // same guard. Only `visibility`: `display: none` until defined is a menu's closed state.
+        if decls.visibility.is_some_and(|d| d.value == Some(true))
+            && list.slice().iter().any(names_custom_element)
+        {
+            decls.visibility = None;
+            if decls.is_empty() {
+                return Ok(());
+            }
+        }
         let order = self.sheets.order;
         self.sheets.order = order.saturating_add(1);
         for selector in list.slice() {
@@ -1045,6 +1059,18 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// Whether the selector's subject is a custom element by name: a type selector with a hyphen
+/// (<https://html.spec.whatwg.org/multipage/custom-elements.html#valid-custom-element-name>).
+fn names_custom_element(selector: &Selector<Impl>) -> bool {
+    selector.iter().any(|c| match c {
+        Component::LocalName(n) => {
+            let name: &str = n.lower_name.as_local();
+            name.contains('-') && name.starts_with(|c: char| c.is_ascii_lowercase())
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]
