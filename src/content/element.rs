@@ -190,7 +190,11 @@ const SIGN_UP_HINTS: &[&str] = &[
 const MAYBE_HINTS: &[&str] = &[
     "and", "article", "body", "column", "content", "main", "mathjax", "shadow",
 ];
-/// `_getClassWeight`'s patterns.
+/// `_getClassWeight`'s patterns, but `media`: a word of 2010's players and embeds that today's
+/// CSS gives the media object, a picture with its text beside it (Bootstrap's `.media-body`,
+/// OOCSS's `o-media`), where an article's body goes on after its figure. trafeval: one article
+/// found (its body after the picture went with the block), 9 lost of 538 instead of 10, recall
+/// 0.950 -> 0.951; web2025: F1 unchanged, some articles read their figures' alt text.
 const NEGATIVE_HINTS: &[&str] = &[
     "-ad-",
     "hidden",
@@ -202,7 +206,6 @@ const NEGATIVE_HINTS: &[&str] = &[
     "footer",
     "gdpr",
     "masthead",
-    "media",
     "meta",
     "outbrain",
     "promo",

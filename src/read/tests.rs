@@ -1535,6 +1535,22 @@ fn a_lead_in_wrappers_beside_the_body_is_read() {
     );
 }
 
+/// An article whose body goes on beside its picture in a media object (`o-media`: the figure
+/// and `o-media__body`) reads that body: `media` is no boilerplate word.
+#[test]
+fn a_body_beside_its_picture_is_read() {
+    let html = format!(
+        "<body><header><a href=/>Home</a></header><article><h1>Climate aid</h1>\
+         <div class=column><p>Lead 1: {PROSE} {PROSE}</p><p>Lead 2: {PROSE} {PROSE}</p>\
+         <p>Lead 3: {PROSE}</p><div class='o-media o-media--left'><figure>\
+         <img src=a.jpg alt='A flooded village'></figure><div class=o-media__body>\
+         <p>Body 1: {PROSE}</p><p>Body 2: {PROSE}</p></div></div></div></article>\
+         <footer><a href=/a>About</a></footer></body>"
+    );
+    let text = read(&html);
+    assert_in_order(&text, &["Lead 1:", "Lead 3:", "Body 1:", "Body 2:"]);
+}
+
 /// A Q&A page (Stack Exchange's markup): the answers hold most of the prose, and the
 /// question sits beside them under the element the page's microdata names the `Question`.
 /// The question is the thread's first post: it is read, before its answers.
