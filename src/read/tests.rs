@@ -1551,6 +1551,36 @@ fn a_body_beside_its_picture_is_read() {
     assert_in_order(&text, &["Lead 1:", "Lead 3:", "Body 1:", "Body 2:"]);
 }
 
+/// A service page's hero (`section.hero-banner`: its headline and intro) is read before its
+/// sections: a banner that holds the page's headline is no advertisement.
+#[test]
+fn a_hero_with_the_headline_is_read() {
+    let section = |h: &str, n: u32| {
+        format!(
+            "<section class=services><h2>{h}</h2><p>Part {n}: {PROSE}</p><p>{PROSE}</p></section>"
+        )
+    };
+    let html = format!(
+        "<body><header><nav><a href=/>Home</a> <a href=/about>About</a></nav></header>\
+         <div class=page><section class=hero-banner><h1>Pest control in Queen Creek</h1>\
+         <div class=hero-banner__text>If you are looking for protection from ants, spiders \
+         and termites, we are here to help.</div></section>{}{}</div>\
+         <footer><a href=/privacy>Privacy</a></footer></body>",
+        section("Home pest control", 1),
+        section("Termite control", 2)
+    );
+    let text = read(&html);
+    assert_in_order(
+        &text,
+        &[
+            "# Pest control in Queen Creek",
+            "If you are looking",
+            "Part 1:",
+            "Part 2:",
+        ],
+    );
+}
+
 /// A Q&A page (Stack Exchange's markup): the answers hold most of the prose, and the
 /// question sits beside them under the element the page's microdata names the `Question`.
 /// The question is the thread's first post: it is read, before its answers.
