@@ -461,6 +461,7 @@ const HIDDEN: &str = r##"<!doctype html><html><head><style>.gone{display:none}.g
 <div style="width:0;height:0;overflow:hidden"><a href=#z>SECRET-zero-size</a></div>
 <div class=card>Open card</div>
 <div style="opacity:0"><h1>Fading in</h1></div><div style="opacity:0"><h1>SECRET-second-h1</h1></div>
+<p style="opacity:0;transform:translateY(40px)">Entering</p><p data-w-id=a1 style="opacity:0">Interacting</p>
 </body></html>"##;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -479,6 +480,10 @@ async fn hidden_text_stays_out_and_pointer_cards_get_refs() {
     // A fade-in's first frame on what holds the page's first heading is no hiding (as offline:
     // src/style/mod.rs); another faded heading stays hidden.
     find_ref(&tree.tree, "heading", "Fading in");
+    // So is an entrance's (a transform beside it, Webflow's interactions).
+    for text in ["Entering", "Interacting"] {
+        assert!(json.contains(text), "{text}: {json}");
+    }
     let card = find_ref(&tree.tree, "clickable", "Open card");
     let text =
         parse_query_result(&eval(&page, &query_js(&card, "text", 100)).await).expect("query");

@@ -40,9 +40,9 @@ pub mod sheet;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
-use html5ever::local_name;
+use html5ever::{local_name, LocalName};
 
 pub use media::Viewport;
 
@@ -52,6 +52,9 @@ use crate::text::TextTransform;
 use cascade::{Matcher, RuleIndex};
 use selectors::parser::Component;
 use sheet::{Decls, Display, Rule, Sheets, Vocabulary};
+
+/// The attribute Webflow's interactions find their elements by (see `Styles::new`).
+static DATA_W_ID: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-w-id"));
 
 /// The hiding utilities of common CSS frameworks (Bootstrap, Tailwind, Bulma, Foundation,
 /// UIkit…), the external sheets most pages link: consulted where the page's own rules leave
@@ -321,8 +324,13 @@ impl Styles {
             // `opacity: 0` in a `style` attribute is how animation libraries render the first
             // frame of a fade-in (`initial={{ opacity: 0 }}`): on what holds the page's
             // headline, a loading state a script lifts, like the anti-flicker snippets above.
-            // Elsewhere (a card, a planted note) it hides.
-            if decls.opacity_zero.is_some_and(|d| d.value) && holds_page_at(id) {
+            // So is `opacity: 0` beside a `transform` in the same attribute, anywhere: the
+            // element waits off its place, transparent, for a scroll-triggered entrance
+            // (framer-motion's `opacity:0;transform:translateY(40px)`, GSAP's `matrix(…)`), and
+            // on an element Webflow's interactions drive (`data-w-id`), whose start state the
+            // site builder writes in the attribute. Elsewhere (a card, a planted note) it hides.
+            let entering = || inline.as_ref().is_some_and(|d| d.moves) || el.has_attr(&DATA_W_ID);
+            if decls.opacity_zero.is_some_and(|d| d.value) && (holds_page_at(id) || entering()) {
                 decls.opacity_zero = None;
             }
             // So is a sheet's `visibility: hidden` there: an animation library's start state
@@ -859,6 +867,30 @@ mod tests {
         assert!(hidden(
             "<div style='display:none' data-t><h1>Title</h1></div>"
         ));
+    }
+
+    #[test]
+    fn an_entrance_animations_first_frame_is_no_hiding() {
+        let zero = |html: &str| style_of(html, &StyleOptions::default()).opacity_zero;
+        // Waiting off its place for a scroll-triggered entrance (framer-motion, GSAP), or
+        // driven by Webflow's interactions: shown once the page runs.
+        for html in [
+            "<h1>Title</h1><section style='opacity:0;transform:translateY(40px)' data-t>",
+            "<h1>Title</h1><div style='transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0' data-t>",
+            "<h1>Title</h1><p style='will-change:transform;opacity:0;transform:none' data-t>",
+            "<h1>Title</h1><div data-w-id=19390221-462a style='opacity:0' data-t>",
+        ] {
+            assert!(!zero(html), "{html}");
+        }
+        // Without the movement, beside the headline: hidden. A sheet's transform moves
+        // nothing here (only the attribute's first frame counts).
+        for html in [
+            "<h1>Title</h1><div style='opacity:0' data-t>",
+            "<h1>Title</h1><div style='opacity:0;transition:opacity .25s' data-t>",
+            "<style>.m{transform:translateY(4px)}</style><h1>T</h1><p class=m style='opacity:0' data-t>",
+        ] {
+            assert!(zero(html), "{html}");
+        }
     }
 
     #[test]

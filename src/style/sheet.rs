@@ -62,6 +62,9 @@ pub struct Decls {
     pub opacity_zero: Option<Decl<bool>>,
     /// Only read from `style` attributes.
     pub cursor_pointer: Option<Decl<bool>>,
+    /// A `transform` (or `translate`, `scale`, `rotate`, `will-change`) is declared: beside
+    /// `opacity: 0`, the first frame of an entrance animation. Only read from `style` attributes.
+    pub moves: bool,
 }
 
 impl Decls {
@@ -132,6 +135,7 @@ impl<'i> DeclarationParser<'i> for DeclParser<'_> {
             TextTransform,
             Opacity,
             Cursor,
+            Moves,
         }
         let prop = match_ignore_ascii_case! { &name,
             "display" => Prop::Display,
@@ -140,9 +144,15 @@ impl<'i> DeclarationParser<'i> for DeclParser<'_> {
             "text-transform" => Prop::TextTransform,
             "opacity" => Prop::Opacity,
             "cursor" => Prop::Cursor,
+            "transform" | "translate" | "scale" | "rotate" | "will-change" => Prop::Moves,
             _ => return Err(ParseError::custom(())),
         };
         let d = &mut *self.0;
+        if let Prop::Moves = prop {
+            while input.next().is_ok() {}
+            d.moves = true;
+            return Ok(());
+        }
         if let Prop::Opacity = prop {
             let zero = match input.next()? {
                 cssparser::Token::Number { value, .. } => *value == 0.0,
@@ -1016,10 +1026,11 @@ impl<'i> QualifiedRuleParser<'i> for RuleParser<'_, '_> {
     ) -> Result<(), ParseError<()>> {
         let mut decls = Decls::default();
         decls.parse_block(input);
-        // `opacity` and `cursor` count from `style` attributes only (see the module doc):
+        // `opacity`, `cursor` and movement count from `style` attributes only (see the module doc):
         // fade-in classes start at `opacity: 0` and a script reveals them.
         decls.opacity_zero = None;
         decls.cursor_pointer = None;
+        decls.moves = false;
         if decls.is_empty() {
             return Ok(());
         }
