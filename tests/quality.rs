@@ -21,12 +21,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_agent-snapshot");
 const WEB2025_READ_F1: &[(&str, f64)] = &[
     ("article", 0.94),
     ("documentation", 0.81),
-    ("service", 0.75),
-    ("forum", 0.70),
+    ("service", 0.77),
+    ("forum", 0.73),
     ("listing", 0.68),
-    ("product", 0.55),
+    ("product", 0.57),
     ("collection", 0.49),
-    ("ALL", 0.79),
+    ("ALL", 0.80),
 ];
 
 /// The folder of a shared set, or `None` (with a note) when it or `python3` is absent.
@@ -98,19 +98,19 @@ fn web2025_floors() {
         );
     }
     let all = &read["ALL"];
-    assert!(num(all, "empty") <= 15.0, "empty reads: {all}");
+    assert!(num(all, "empty") <= 14.0, "empty reads: {all}");
     assert!(num(all, "without_found") <= 0.08, "boilerplate read: {all}");
     let budgeted = &score(&dir, "read {page}")["ALL"];
     assert!(
-        num(budgeted, "with_found") >= 0.76,
+        num(budgeted, "with_found") >= 0.79,
         "read at 12 000 characters: {budgeted}"
     );
     let snapshots = score(&dir, "snapshot {page}");
     let snapshot = &snapshots["ALL"];
     assert_eq!(num(snapshot, "failed"), 0.0, "{snapshot}");
-    assert!(num(snapshot, "f1") >= 0.655, "snapshot F1: {snapshot}");
+    assert!(num(snapshot, "f1") >= 0.66, "snapshot F1: {snapshot}");
     assert!(
-        num(snapshot, "with_found") >= 0.76,
+        num(snapshot, "with_found") >= 0.765,
         "snapshot `with`: {snapshot}"
     );
     // A script-built shop's snapshot says what its data declares (0.694 at 4da8e89).
@@ -124,13 +124,13 @@ fn web2025_floors() {
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 3ce2f3e, a little under (F1 0.906, precision 0.869, 10 pages lost).
+    // 879c0e9, a little under (F1 0.908, precision 0.869, 8 pages lost; trafilatura loses 9).
     let Some(dir) = shared("trafeval") else {
         return;
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.903, "read F1: {read}");
+    assert!(num(&read, "f1") >= 0.905, "read F1: {read}");
     assert!(num(&read, "precision") >= 0.865, "read precision: {read}");
-    assert!(num(&read, "lost") <= 11.0, "pages lost: {read}");
+    assert!(num(&read, "lost") <= 9.0, "pages lost: {read}");
 }
