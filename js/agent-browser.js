@@ -62,11 +62,10 @@ let memo = (m, el, f) => { let c = m && m.get(el); if (c == null) { c = f(el); i
 // walk asks for display up to three times per element: the values it needs on every element
 // are read once into a record; the rare ones (overflow, cursor) through _s when asked.
 // `_o`: faded out (opacity 0), but not what holds the page's first <h1> or <main>, nor what
-// its style attribute also moves (a transform, will-change) or Webflow's interactions drive
-// (data-w-id): there it is an entrance's first frame, which a script lifts (src/style/mod.rs).
-let entering = e => { let st = e.style || {}; return !!(st.transform || st.translate || st.scale || st.rotate || st.willChange) || has(e, 'data-w-id'); };
+// is also moved (a transform, will-change) or Webflow's interactions drive (data-w-id):
+// there it is an entrance's first frame, which a script lifts (src/style/mod.rs).
 let css = el => memo(cache, el, e => { let s = win(e).getComputedStyle(e); return {_s: s, _d: s.display, _v: s.visibility,
-  _o: s.opacity === '0' && !['h1', 'main'].some(t => e.contains(D.querySelector(t))) && !entering(e)}; });
+  _o: s.opacity === '0' && s.transform + s.willChange == 'noneauto' && !has(e, 'data-w-id') && !['h1', 'main'].some(t => e.contains(D.querySelector(t)))}; });
 let cursor = cs => cs._c || (cs._c = cs._s.cursor);
 let kid = (el, s) => el.querySelector(':scope>' + s);
 let pres = r => r === 'none' || r === 'presentation';

@@ -375,9 +375,11 @@ pub fn get_title_js() -> String {
 mod tests {
     use super::*;
 
+    /// A guard on growth: every look injects the script. It moves only with a rule that
+    /// needs the bytes (17 000 until the entrance animation's first frame, 57 bytes).
     #[test]
-    fn shipped_script_is_at_most_17_kb() {
-        assert!(script().len() <= 17_000, "{} bytes", script().len());
+    fn shipped_script_is_at_most_17_1_kb() {
+        assert!(script().len() <= 17_100, "{} bytes", script().len());
         assert!(script().contains("__agentBrowser"));
     }
 

@@ -324,11 +324,13 @@ impl Styles {
             // `opacity: 0` in a `style` attribute is how animation libraries render the first
             // frame of a fade-in (`initial={{ opacity: 0 }}`): on what holds the page's
             // headline, a loading state a script lifts, like the anti-flicker snippets above.
-            // So is `opacity: 0` beside a `transform` in the same attribute, anywhere: the
-            // element waits off its place, transparent, for a scroll-triggered entrance
-            // (framer-motion's `opacity:0;transform:translateY(40px)`, GSAP's `matrix(…)`), and
-            // on an element Webflow's interactions drive (`data-w-id`), whose start state the
-            // site builder writes in the attribute. Elsewhere (a card, a planted note) it hides.
+            // So is `opacity: 0` beside a `transform` or `will-change` in the same attribute,
+            // anywhere: the element waits off its place, transparent, for a scroll-triggered
+            // entrance (framer-motion's `opacity:0;transform:translateY(40px)`, GSAP's
+            // `matrix(…)`), and on an element Webflow's interactions drive (`data-w-id`), whose
+            // start state the site builder writes in the attribute. Elsewhere (a card, a
+            // planted note) it hides. (The live script reads computed values: there a sheet's
+            // transform counts too.)
             let entering = || inline.as_ref().is_some_and(|d| d.moves) || el.has_attr(&DATA_W_ID);
             if decls.opacity_zero.is_some_and(|d| d.value) && (holds_page_at(id) || entering()) {
                 decls.opacity_zero = None;
@@ -887,6 +889,7 @@ mod tests {
         for html in [
             "<h1>Title</h1><div style='opacity:0' data-t>",
             "<h1>Title</h1><div style='opacity:0;transition:opacity .25s' data-t>",
+            "<h1>Title</h1><div style='opacity:0;transform:none;will-change:auto' data-t>",
             "<style>.m{transform:translateY(4px)}</style><h1>T</h1><p class=m style='opacity:0' data-t>",
         ] {
             assert!(zero(html), "{html}");

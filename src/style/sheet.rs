@@ -62,8 +62,9 @@ pub struct Decls {
     pub opacity_zero: Option<Decl<bool>>,
     /// Only read from `style` attributes.
     pub cursor_pointer: Option<Decl<bool>>,
-    /// A `transform` (or `translate`, `scale`, `rotate`, `will-change`) is declared: beside
-    /// `opacity: 0`, the first frame of an entrance animation. Only read from `style` attributes.
+    /// A `transform` other than `none`, or a `will-change` other than `auto`, is declared:
+    /// beside `opacity: 0`, the first frame of an entrance animation. Only read from `style`
+    /// attributes.
     pub moves: bool,
 }
 
@@ -144,13 +145,18 @@ impl<'i> DeclarationParser<'i> for DeclParser<'_> {
             "text-transform" => Prop::TextTransform,
             "opacity" => Prop::Opacity,
             "cursor" => Prop::Cursor,
-            "transform" | "translate" | "scale" | "rotate" | "will-change" => Prop::Moves,
+            "transform" | "will-change" => Prop::Moves,
             _ => return Err(ParseError::custom(())),
         };
         let d = &mut *self.0;
         if let Prop::Moves = prop {
+            // The initial values (`transform: none`, `will-change: auto`) move nothing.
+            let initial = input
+                .try_parse(|i| i.expect_ident_cloned())
+                .is_ok_and(|w| w.eq_ignore_ascii_case("none") || w.eq_ignore_ascii_case("auto"))
+                && input.is_exhausted();
             while input.next().is_ok() {}
-            d.moves = true;
+            d.moves |= !initial;
             return Ok(());
         }
         if let Prop::Opacity = prop {
