@@ -1185,8 +1185,9 @@ mod tests {
             faq(answer)
         );
         assert_eq!(main_of(&faq_page).as_deref(), Some("asked"));
-        // An accordion of use cases is one section too; the same box with plain headings,
-        // no question and no disclosure, is read alone (its bodies outscore the page's).
+        // An accordion of use cases is one section too; the same box whose buttons say
+        // nothing of a disclosure (no `aria-expanded`), and ask nothing, is read alone (its
+        // bodies outscore the page's sections).
         let accordion = |control: &str| -> String {
             (1..=3)
                 .map(|n| format!("<h3><button {control}>Use case {n}</button></h3><p>{answer}</p>"))
