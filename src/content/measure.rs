@@ -510,11 +510,7 @@ impl<'a> Page<'a> {
                             && self.h1s.is_empty()
                             && self.skipped_h1.is_none()
                             && dom.descendants(id).take(HERO_NODES + 1).count() <= HERO_NODES
-                            && dom.descendants(id).take(SECTION_HEADER_NODES).any(|d| {
-                                dom.element(d)
-                                    .is_some_and(|e| e.is_html(&local_name!("h1")))
-                                    && self.shown_below(id, d, vis)
-                            })
+                            && self.shown_h1_in(id, vis, SECTION_HEADER_NODES).is_some()
                     };
                     let in_hero = parent_flags & IN_HERO != 0 || hero();
                     if in_hero {
@@ -551,7 +547,7 @@ impl<'a> Page<'a> {
                         if self.strict() {
                             self.number_subtree(id, &mut next_order);
                             if self.skipped_h1.is_none() {
-                                self.skipped_h1 = self.shown_h1_in(id, vis);
+                                self.skipped_h1 = self.shown_h1_in(id, vis, usize::MAX);
                             }
                             continue;
                         }
@@ -587,12 +583,13 @@ impl<'a> Page<'a> {
         }
     }
 
-    /// The first `h1` with text inside `root` (a block the pass skips, whose own visibility
-    /// is `vis`) that the page shows: shown itself and every element between, none of them
-    /// boilerplate.
-    fn shown_h1_in(&self, root: NodeId, vis: bool) -> Option<NodeId> {
+    /// The first `h1` with text among the first `nodes` nodes of `root` (a block the pass
+    /// skips or has not walked yet, whose own visibility is `vis`) that the page shows: shown
+    /// itself and every element between, none of them boilerplate.
+    fn shown_h1_in(&self, root: NodeId, vis: bool, nodes: usize) -> Option<NodeId> {
         let dom = self.dom;
         dom.descendants(root)
+            .take(nodes)
             .filter(|&d| {
                 dom.element(d)
                     .is_some_and(|e| e.is_html(&local_name!("h1")))
