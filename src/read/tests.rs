@@ -856,6 +856,45 @@ fn a_relaxed_read_ends_where_its_prose_ends() {
     assert_absent(&text, &["Related posts", "Leave a Comment"]);
 }
 
+/// A box of other stories between an article's paragraphs (a label, then links that each say
+/// a headline) is not read; the article's own lists of links are: one that a sentence ending
+/// in a colon introduces, and a run longer than a box (its sources).
+#[test]
+fn a_box_of_other_stories_in_an_article_is_not_read() {
+    let item = |title: &str, n: u32| format!("<li><a href=/s{n}>{title} {n}</a></li>");
+    let box_items: String = (1..=3)
+        .map(|n| item("Ferry strike ends after talks", n))
+        .collect();
+    let sources: String = (1..=13)
+        .map(|n| item("Council votes on the harbour plan", n))
+        .collect();
+    let prose = PROSE.repeat(3);
+    let html = format!(
+        "<body><article><h1>The harbour</h1><p>Para 1: {prose}</p><p>Para 2: {prose}</p>\
+         <p><strong>Schon gelesen?</strong></p><ul>{box_items}</ul><p>Para 3: {prose}</p>\
+         <p>Our picks for the weekend:</p><ul><li><a href=/p1>Ferry tours around the old \
+         harbour</a></li><li><a href=/p2>Fish market on the quay at dawn</a></li></ul>\
+         <p>Para 4: {prose}</p><h3>Sources</h3><ul>{sources}</ul>\
+         <div class=bio><img src=a.jpg alt=''><p>Ann Lee writes on cities.</p></div>\
+         <p>Para 5: {prose}</p></article></body>"
+    );
+    let text = read(&html);
+    assert_absent(&text, &["Schon gelesen?", "Ferry strike"]);
+    assert_in_order(
+        &text,
+        &[
+            "Para 2:",
+            "Para 3:",
+            "Our picks",
+            "Fish market",
+            "Para 4:",
+            "Sources",
+            "plan 13",
+            "Para 5:",
+        ],
+    );
+}
+
 /// A code block in its frame (a title bar with a language picker and a copy button, as
 /// documentation sites wrap each one) is read: the picker made the conditional cleaning take
 /// the frame for a form. A box of controls without code still goes.
