@@ -1031,6 +1031,12 @@ impl<'a> Page<'a> {
         if self.is_caption_line(id) {
             return true;
         }
+        // Whatever the cleaning: a share bar of links (`div.sharedaddy`, "Teilen mit:
+        // Facebook, Google") offers to post the page elsewhere; it says nothing of the page.
+        // (A shop's `share` row may hold the product's own facts: its SKU, its age rating.)
+        if self.is_share_bar(id) && self.agg[id.index()].link_density() >= 0.5 {
+            return true;
+        }
         if self.cleaning == Cleaning::Relaxed {
             return false;
         }
@@ -1284,12 +1290,18 @@ impl<'a> Page<'a> {
         total
     }
 
+    /// Whether an element is a share bar: its class or id names sharing, and it holds under
+    /// [`SHARE_BAR_MAX`] characters (Readability's `_clean` of share elements).
+    fn is_share_bar(&self, id: NodeId) -> bool {
+        self.flags[id.index()] & SHARE != 0 && self.agg[id.index()].text < SHARE_BAR_MAX
+    }
+
     /// Whether the class rules of the strict cleanings take the element: Readability's
     /// unlikely candidates, and share bars (`_clean` of share elements under
     /// [`SHARE_BAR_MAX`] characters).
     fn out_by_class(&self, id: NodeId) -> bool {
         let flags = self.flags[id.index()];
-        flags & UNLIKELY != 0 || (flags & SHARE != 0 && self.agg[id.index()].text < SHARE_BAR_MAX)
+        flags & UNLIKELY != 0 || self.is_share_bar(id)
     }
 
     /// The elements of `parts` a read leaves out by their class (a post's signature, a

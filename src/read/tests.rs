@@ -856,6 +856,24 @@ fn a_relaxed_read_ends_where_its_prose_ends() {
     assert_absent(&text, &["Related posts", "Leave a Comment"]);
 }
 
+/// A share bar of links is not read whichever extraction won: a short post that the relaxed
+/// extraction reads with the column beside it leaves out its "Teilen mit:" bar.
+#[test]
+fn a_share_bar_is_not_read_by_a_relaxed_read() {
+    let aside = "The column beside the post, long enough to count, with commas, clauses, and \
+                 more than a hundred characters of running text.";
+    let html = format!(
+        "<div id=wrap><div class=sidebar><p>{aside}</p><p>{aside}</p><p>{aside}</p>\
+         <p>{aside}</p></div><div class=post><h2>Our trip</h2><p>Para 1: {PROSE}</p>\
+         <div class=sharedaddy><h3>Teilen mit:</h3><ul><li><a href=?share=fb>Facebook</a></li>\
+         <li><a href=?share=g>Google</a></li></ul></div><p>Para 2: {PROSE}</p>\
+         <p>Para 3: {PROSE}</p></div></div>"
+    );
+    let text = read(&html);
+    assert_in_order(&text, &["The column beside the post", "Para 1:", "Para 3:"]);
+    assert_absent(&text, &["Teilen mit", "Facebook"]);
+}
+
 /// A box of other stories between an article's paragraphs (a label, then links that each say
 /// a headline) is not read; the article's own lists of links are: one that a sentence ending
 /// in a colon introduces, and a run longer than a box (its sources).
