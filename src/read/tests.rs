@@ -839,18 +839,26 @@ fn a_copyright_line_is_not_read() {
     assert_absent(&text, &["Example News", "2019 dpa"]);
 }
 
+/// A short post (`post`, its inner HTML) beside a column of as much prose: the relaxed
+/// extraction reads both.
+fn post_beside_a_column(post: &str) -> String {
+    let aside = "The column beside the post, long enough to count, with commas, clauses, and \
+                 more than a hundred characters of running text.";
+    format!(
+        "<div id=wrap><div class=sidebar><p>{aside}</p><p>{aside}</p><p>{aside}</p>\
+         <p>{aside}</p></div><div class=post><h2>Our trip</h2>{post}</div></div>"
+    )
+}
+
 /// A short post that the relaxed extraction reads with the column beside it still ends where
 /// its prose ends: its "Related posts" box and "Leave a Comment" go.
 #[test]
 fn a_relaxed_read_ends_where_its_prose_ends() {
-    let aside = "The column beside the post, long enough to count, with commas, clauses, and \
-                 more than a hundred characters of running text.";
-    let html = format!(
-        "<div id=wrap><div class=sidebar><p>{aside}</p><p>{aside}</p><p>{aside}</p>\
-         <p>{aside}</p></div><div class=post><h2>Our trip</h2><p>{PROSE}</p><p>{PROSE}</p>\
-         <p>{PROSE}</p><h3>Related posts</h3><ul><li><a href=/a>Spring</a></li>\
-         <li><a href=/b>Summer</a></li></ul><p>Leave a Comment</p></div></div>"
-    );
+    let html = post_beside_a_column(&format!(
+        "<p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p><h3>Related posts</h3>\
+         <ul><li><a href=/a>Spring</a></li><li><a href=/b>Summer</a></li></ul>\
+         <p>Leave a Comment</p>"
+    ));
     let text = read(&html);
     assert!(text.contains("The column beside the post"), "{text}");
     assert_absent(&text, &["Related posts", "Leave a Comment"]);
@@ -860,15 +868,11 @@ fn a_relaxed_read_ends_where_its_prose_ends() {
 /// extraction reads with the column beside it leaves out its "Teilen mit:" bar.
 #[test]
 fn a_share_bar_is_not_read_by_a_relaxed_read() {
-    let aside = "The column beside the post, long enough to count, with commas, clauses, and \
-                 more than a hundred characters of running text.";
-    let html = format!(
-        "<div id=wrap><div class=sidebar><p>{aside}</p><p>{aside}</p><p>{aside}</p>\
-         <p>{aside}</p></div><div class=post><h2>Our trip</h2><p>Para 1: {PROSE}</p>\
-         <div class=sharedaddy><h3>Teilen mit:</h3><ul><li><a href=?share=fb>Facebook</a></li>\
-         <li><a href=?share=g>Google</a></li></ul></div><p>Para 2: {PROSE}</p>\
-         <p>Para 3: {PROSE}</p></div></div>"
-    );
+    let html = post_beside_a_column(&format!(
+        "<p>Para 1: {PROSE}</p><div class=sharedaddy><h3>Teilen mit:</h3>\
+         <ul><li><a href=?share=fb>Facebook</a></li><li><a href=?share=g>Google</a></li></ul>\
+         </div><p>Para 2: {PROSE}</p><p>Para 3: {PROSE}</p>"
+    ));
     let text = read(&html);
     assert_in_order(&text, &["The column beside the post", "Para 1:", "Para 3:"]);
     assert_absent(&text, &["Teilen mit", "Facebook"]);
