@@ -131,8 +131,7 @@ fn extract(dom: &Dom, index: &Index, main: &MainContent, ref_of: &[u32]) -> Extr
     // precision 0.861 -> 0.863 (short posts' "Leave a comment", "Recommended posts"),
     // web2025's boilerplate read 0.057 -> 0.056, the reading set unchanged.
     if main.ends_at_prose {
-        tail::drop_story_boxes(&mut blocks);
-        tail::trim(&mut blocks);
+        tail::end_article(&mut blocks);
     }
     Extracted {
         blocks,
