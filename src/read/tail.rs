@@ -4,9 +4,9 @@
 //! article where its text ends; Readability keeps what shares the body's container.
 //!
 //! So is a box of other stories between the paragraphs ("Schon gelesen?" and three linked
-//! headlines), and a cross-reference inside the text: a line that is a short label and a link ("Read
-//! more: [Looted colonial art]", "Lea también: […]", "Auch lesen: […]"), another story's
-//! headline the page puts between the paragraphs.
+//! headlines), and a cross-reference inside the text: a line that is a short label and a
+//! link ("Read more: [Looted colonial art]", "Lea también: […]", "Auch lesen: […]"), another
+//! story's headline the page puts between the paragraphs.
 //!
 //! The rules read the laid-out blocks, the read's own format: a block's shown text (link
 //! labels and image alts, without refs or list, heading and quote marks) and its own text
@@ -109,13 +109,13 @@ const MIN_BOX_LINKS: usize = 2;
 /// A headline says at most this many words: a link of a sentence's length is the article's
 /// own (an interview's index of its questions).
 const MAX_HEADLINE_WORDS: usize = 16;
-/// A box holds at most this many links: a longer run of links is the article's list (its references,
-/// its sources), not a box beside it.
+/// A box holds at most this many links: a longer run of links is the article's list (its
+/// references, its sources), not a box beside it.
 const MAX_BOX_LINKS: usize = 12;
 
 /// Leaves out the boxes of other stories that an article's read holds between its paragraphs
-/// and its tail: a label (a heading, or a short line that ends no sentence: "Schon
-/// gelesen?", "Vea también", "Weiterlesen:") after a paragraph of prose, then
+/// and its tail: a label (a heading such as "Weiterlesen:", or a short line that ends no
+/// statement: "Schon gelesen?", "Vea también") after a paragraph of prose, then
 /// [`MIN_BOX_LINKS`] to [`MAX_BOX_LINKS`] blocks that are each nothing but links saying a
 /// headline. The tail's trim ([`trim`]) stops at the article's last paragraph, and such a box
 /// often stands before it or before an author's bio, a comment or a gallery that the trim
@@ -130,7 +130,7 @@ fn drop_story_boxes(blocks: &mut Vec<Block>, measures: &mut Vec<(usize, usize)>)
     let mut prose_before = false;
     let mut i = 0;
     while i < blocks.len() {
-        let run = if prose_before && is_box_label(&blocks[i], measures[i]) {
+        let run = if prose_before && is_box_label(&blocks[i], measures[i].0) {
             box_run(&blocks[i + 1..])
         } else {
             0
@@ -162,25 +162,24 @@ fn box_run(blocks: &[Block]) -> usize {
 
 /// Whether a block is a box's label: a heading, or a short line of the page's own words (not
 /// a link) that ends no statement ("Schon gelesen?" asks one).
-fn is_box_label(b: &Block, (shown, own): (usize, usize)) -> bool {
+fn is_box_label(b: &Block, shown: usize) -> bool {
     if b.code || b.text.contains('\n') || is_list_item(&b.text) {
         return false;
     }
     if b.heading_words.is_some() {
         return true;
     }
-    let (text, _) = texts(&b.text);
+    if shown >= SHORT_LABEL {
+        return false;
+    }
+    let (text, own) = texts(&b.text);
     let text = text.trim_end();
     let statement = |c: char| matches!(c, '.' | '!' | '…' | ':');
+    // A sentence before the label's end ("Great! Let's do this") makes it text, not a label.
     let inner = text
         .char_indices()
         .any(|(i, c)| matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(' '));
-    let (_, own_text) = texts(&b.text);
-    shown < SHORT_LABEL
-        && own > 0
-        && own_text.chars().any(char::is_alphanumeric)
-        && !text.ends_with(statement)
-        && !inner
+    own.chars().any(char::is_alphanumeric) && !text.ends_with(statement) && !inner
 }
 
 /// Whether a block is nothing but links (a list item, a quote or a line of them) saying
