@@ -77,6 +77,9 @@ const AUTHOR_BOX: u32 = 131072;
 /// In the block of the page's headline (its hero): never unlikely, never weighed down by its
 /// class.
 const IN_HERO: u32 = 262144;
+/// The same block as an earlier sibling, word for word ([`Page::mark_twins`]): a layout for
+/// another screen width, of which a person sees one.
+const TWIN: u32 = 524288;
 
 /// What the pass measured under an element (hidden and boilerplate subtrees count nothing).
 #[derive(Clone, Copy, Debug, Default)]
@@ -169,6 +172,8 @@ pub(crate) struct Page<'a> {
     pub(super) comments: Vec<NodeId>,
     /// Items' author panes ([`is_item_pane`], [`is_profile_list`]), in document order.
     panes: Vec<NodeId>,
+    /// Blocks that may be twins ([`Page::mark_twins`]), with their parents.
+    twin_blocks: Vec<(NodeId, NodeId)>,
 }
 
 /// Pushes the children of `id` on the pass's stack (node, leaving, visibility hidden
@@ -316,6 +321,14 @@ const MAX_CAPTION: u32 = 150;
 const CREDIT_LEAD: usize = 64;
 /// A share bar longer than this is more than a share bar (Readability's `_clean`).
 const SHARE_BAR_MAX: u32 = 500;
+/// A twin ([`Page::mark_twins`]) holds at least this many characters in at least
+/// [`TWIN_BLOCKS`] paragraphs or list items: a block of the page's, not a repeated line
+/// ("Add to cart") or a repeated paragraph, which a page may mean twice.
+const TWIN_MIN: u32 = 100;
+const TWIN_BLOCKS: u32 = 2;
+/// Earlier siblings of one length a block is compared with, at most: the comparison stays
+/// linear in a parent of many blocks of one length.
+const TWIN_PEERS: usize = 4;
 /// A section's header holds its heading within this many nodes (`Page::pass`).
 const SECTION_HEADER_NODES: usize = 32;
 
@@ -362,8 +375,10 @@ impl<'a> Page<'a> {
             skipped_h1: None,
             comments: Vec::new(),
             panes: Vec::new(),
+            twin_blocks: Vec::new(),
         };
         page.pass();
+        page.mark_twins();
         page
     }
 
@@ -707,6 +722,9 @@ impl<'a> Page<'a> {
         let Some(parent) = dom.node(id).parent else {
             return;
         };
+        if self.may_be_twin(id) {
+            self.twin_blocks.push((parent, id));
+        }
         let p = parent.index();
         let block = is_block(el);
         if block {
@@ -1031,6 +1049,10 @@ impl<'a> Page<'a> {
         if self.is_caption_line(id) {
             return true;
         }
+        // Whatever the cleaning: a block laid out twice, for two screen widths, is read once.
+        if self.flags[id.index()] & TWIN != 0 {
+            return true;
+        }
         // Whatever the cleaning: a share bar of links (`div.sharedaddy`, "Teilen mit:
         // Facebook, Google") offers to post the page elsewhere; it says nothing of the page.
         // (A shop's `share` row may hold the product's own facts: its SKU, its age rating.)
@@ -1288,6 +1310,90 @@ impl<'a> Page<'a> {
             }
         }
         total
+    }
+
+    /// Flags the twins ([`TWIN`]): a shown block whose text is, word for word, an earlier
+    /// sibling's of the same standing (boilerplate or unlikely alike), with no more text
+    /// between them than the block holds. A theme lays its description or its sections out
+    /// twice side by side, once per screen width (`div.tablet` and `div.mobile`,
+    /// `hidden-up-md` and `hidden-down-md`), and its style sheet shows one; offline both are
+    /// shown, and a read of the page read them twice. A block the page repeats further on
+    /// (a list of criteria in the introduction and again in the methods) is the page's word
+    /// twice, and is read twice.
+    fn mark_twins(&mut self) {
+        let mut blocks = std::mem::take(&mut self.twin_blocks);
+        blocks.sort_unstable();
+        for group in blocks.chunk_by(|a, b| a.0 == b.0) {
+            if let [(parent, _), _, ..] = group {
+                self.mark_twins_in(*parent);
+            }
+        }
+    }
+
+    /// [`Page::mark_twins`] among the children of `parent`.
+    fn mark_twins_in(&mut self, parent: NodeId) {
+        // (child, characters of shown text before it among its siblings)
+        let mut peers: Vec<(NodeId, u64)> = Vec::new();
+        let mut before = 0u64;
+        for c in self.dom.children(parent) {
+            if self.may_be_twin(c) {
+                peers.push((c, before));
+            }
+            before += u64::from(self.shown_chars(c));
+        }
+        for at in 1..peers.len() {
+            if self.has_twin_before(&peers[..=at]) {
+                self.flags[peers[at].0.index()] |= TWIN;
+            }
+        }
+    }
+
+    /// Whether the last of `peers` (blocks of one parent, with the text before each) is a
+    /// twin of one before it: as long, near ([`Page::mark_twins`]), alike.
+    fn has_twin_before(&self, peers: &[(NodeId, u64)]) -> bool {
+        let Some((&(id, start), earlier)) = peers.split_last() else {
+            return false;
+        };
+        let len = self.agg[id.index()].text;
+        earlier
+            .iter()
+            .rev()
+            .take_while(|&&(p, at)| {
+                let end = at + u64::from(self.agg[p.index()].text);
+                start.saturating_sub(end) <= u64::from(len)
+            })
+            .filter(|&&(p, _)| self.agg[p.index()].text == len && self.flags[p.index()] & TWIN == 0)
+            .take(TWIN_PEERS)
+            .any(|&(p, _)| self.same_standing(p, id) && self.same_text(p, id))
+    }
+
+    /// Characters of shown text in a node: an element's measure, a text node's own.
+    fn shown_chars(&self, id: NodeId) -> u32 {
+        match &self.dom.node(id).data {
+            NodeData::Text(t) if !self.text_hidden(id) => measure(self.dom.str(*t)).0,
+            NodeData::Element(_) => self.agg[id.index()].text,
+            _ => 0,
+        }
+    }
+
+    /// Whether an element is shown and large enough to be a twin ([`TWIN_MIN`]).
+    fn may_be_twin(&self, id: NodeId) -> bool {
+        let a = &self.agg[id.index()];
+        self.flags[id.index()] & (HIDDEN | VISITED) == VISITED
+            && a.text >= TWIN_MIN
+            && a.paragraphs + a.items >= TWIN_BLOCKS
+    }
+
+    /// Whether two elements are judged alike by the cleaning's flags.
+    fn same_standing(&self, a: NodeId, b: NodeId) -> bool {
+        const STANDING: u32 = BOILER | UNLIKELY | SHARE | SIGN_UP | AUTHOR_BOX | SIGNATURE;
+        self.flags[a.index()] & STANDING == self.flags[b.index()] & STANDING
+    }
+
+    /// Whether two subtrees show the same text, whitespace runs alike.
+    fn same_text(&self, a: NodeId, b: NodeId) -> bool {
+        let words = |id| self.shown_text(id).flat_map(str::split_whitespace);
+        words(a).eq(words(b))
     }
 
     /// Whether an element is a share bar: its class or id names sharing, and it holds under

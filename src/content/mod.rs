@@ -64,7 +64,8 @@
 //! Never content: text of `script`, `style`, `template`, `noscript`, hidden elements (the
 //! rules of [`crate::aria::hidden`] and the page's own sheets), navigation, asides, footers,
 //! dialogs, controls, a checkbox's label (the control's name: a filter's option, a
-//! "Remember me"), a share bar of links and a post's signature by its class, whichever
+//! "Remember me"), a block's twin laid out beside it for another screen width, a share bar
+//! of links and a post's signature by its class, whichever
 //! extraction won (the relaxed one keeps other unlikely classes: a thread's `comment`
 //! posts). A node the pass did not look at is never read by any path.
 

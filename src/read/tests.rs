@@ -878,6 +878,32 @@ fn a_share_bar_is_not_read_by_a_relaxed_read() {
     assert_absent(&text, &["Teilen mit", "Facebook"]);
 }
 
+/// A block a theme lays out twice side by side, once per screen width (its sheet, not
+/// served here, shows one), is read once; a block the page repeats further on is read twice,
+/// and so is a repeated line.
+#[test]
+fn a_block_laid_out_twice_side_by_side_is_read_once() {
+    let description = "<p>Wheel thrown stoneware in a matte white speckle glaze.</p>\
+                       <p>Holds 350 ml; safe in the dishwasher and the microwave.</p>";
+    let html = format!(
+        "<body><main><h1>White speckle mug</h1><p>$60.00</p>\
+         <div class=hidden-down-md>{description}</div><div class=hidden-up-md>{description}</div>\
+         <p>Para 1: {PROSE}</p><p>Sold out</p><p>Para 2: {PROSE}</p><p>Sold out</p></main>"
+    );
+    let text = read_all(&html);
+    assert_eq!(text.matches("Wheel thrown stoneware").count(), 1, "{text}");
+    assert_eq!(text.matches("Sold out").count(), 2, "{text}");
+
+    let criteria = "<ul><li>Change in the median sale price over the year to December</li>\
+                    <li>Share of the homes sold that went above their asking price</li></ul>";
+    let html = format!(
+        "<body><article><h1>Hot markets</h1><p>Para 1: {PROSE}</p>{criteria}\
+         <p>Para 2: {PROSE}</p><p>Para 3: {PROSE}</p><h2>Methods</h2>{criteria}</article>"
+    );
+    let text = read_all(&html);
+    assert_eq!(text.matches("median sale price").count(), 2, "{text}");
+}
+
 /// A box of other stories between an article's paragraphs (a label, then links that each say
 /// a headline) is not read; the article's own lists of links are: one that a sentence ending
 /// in a colon introduces, and a run longer than a box (its sources).
