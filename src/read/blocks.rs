@@ -165,6 +165,8 @@ pub(super) struct Extract<'p> {
     quotes: usize,
     heading: Option<(usize, u32)>,
     links: usize,
+    /// Links open whose text reads in brackets (`[text](e5)`): one line to their end.
+    bracketed: usize,
     tables: Vec<Table>,
     figures: usize,
     /// Alt texts of the images read so far: a gallery shows each picture twice (thumbnail
@@ -207,6 +209,7 @@ impl<'p> Extract<'p> {
             quotes: 0,
             heading: None,
             links: 0,
+            bracketed: 0,
             tables: Vec::new(),
             figures: 0,
             images: std::collections::HashSet::new(),
@@ -239,8 +242,11 @@ impl<'p> Extract<'p> {
     }
 
     /// Inside a heading or a table cell, blocks are only word boundaries.
+    /// Whether a block here is a word of the line, not a line: in a table's cell, a
+    /// heading, a link read in brackets (a block the page's sheet makes of a link's icon
+    /// ended the line inside the brackets, and `[Sign up` read without its ref).
     fn inline_only(&self) -> bool {
-        self.cell.is_some() || self.heading.is_some()
+        self.cell.is_some() || self.heading.is_some() || self.bracketed > 0
     }
 
     fn enter(&mut self, id: NodeId, stack: &mut Vec<Work>) {
@@ -351,7 +357,7 @@ impl<'p> Extract<'p> {
                 if ref_ == 0 || self.links > 0 {
                     self.links += 1;
                     Exit::PlainLink
-                } else if self.page.holds_block(id) {
+                } else if self.page.holds_block(id) || self.holds_styled_block(id) {
                     self.links += 1;
                     self.block_start();
                     Exit::Card {
@@ -360,6 +366,7 @@ impl<'p> Extract<'p> {
                     }
                 } else {
                     self.links += 1;
+                    self.bracketed += 1;
                     let line = self.cur();
                     let pending = line.pending_space;
                     let mark = line.out.len();
@@ -453,6 +460,33 @@ impl<'p> Extract<'p> {
         Some(exit)
     }
 
+    /// Whether a link holds a box with text that the page's sheet makes block-level, in no
+    /// inline-level box of the link's own (a picture's credit, `<em style="display:block">`):
+    /// the browser breaks the link's lines there, and the link reads as its blocks, as a
+    /// card does. A block inside an inline-block (a link's icon in its `span`) stays a word
+    /// of the link's line ([`Extract::inline_only`]).
+    fn holds_styled_block(&self, link: NodeId) -> bool {
+        let dom = self.page.dom;
+        let styles = self.page.styles();
+        let mut stack: Vec<NodeId> = dom.children(link).collect();
+        while let Some(id) = stack.pop() {
+            if dom.element(id).is_none() || self.page.not_shown(id) {
+                continue;
+            }
+            let style = styles.get(id);
+            if style.display_inline == Some(false) {
+                if style.inline_box {
+                    continue;
+                }
+                if self.page.agg[id.index()].text > 0 {
+                    return true;
+                }
+            }
+            stack.extend(dom.children(id));
+        }
+        false
+    }
+
     /// An inline element the page's sheet makes a box of its own: a block-level one (a
     /// `<span class=br>` with `.br{display:block}` between two paragraphs written as bare
     /// text) is a line of its own, an inline-level one (`inline-block`, `inline-flex`: a
@@ -540,6 +574,7 @@ impl<'p> Extract<'p> {
                 blocks,
             } => {
                 self.links -= 1;
+                self.bracketed -= 1;
                 if self.blocks.len() != blocks && self.cell.is_none() {
                     // A block ended inside the link: the line holding its `[` is gone, and
                     // this one is another's (no block is expected there: a link holding one

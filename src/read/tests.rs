@@ -651,6 +651,37 @@ fn empty_links_and_images_without_alt_leave_no_marks() {
     assert!(!body(&text).concat().contains('['), "{text}");
 }
 
+/// A box the page's sheet makes block-level inside a link: an icon's, inside the link's
+/// inline-block, is a word of the link's line (it ended the line inside the brackets:
+/// `[Sign up` without its ref, and a heading's anchor left a lone `[`); a picture's credit
+/// right in the link breaks the browser's line, and the link reads as its blocks.
+#[test]
+fn a_block_inside_a_link_keeps_the_links_brackets_whole() {
+    let icon = "<span class=ib><span class=ic><svg role=img aria-labelledby=t><title id=t>\
+                (external page)</title></svg></span></span>";
+    let html = format!(
+        "<style>.ic{{display:block;width:1rem}}.ib{{display:inline-block}}\
+         .credit{{display:block}}</style><main><h1>Quickstart</h1><p>{PROSE}</p>\
+         <ol><li><a href=/try>Sign up for the trial{icon}</a>. Choose a plan.</li></ol>\
+         <div><h2 id=s2>Open the phone</h2><a href=#s2 class=ib><span class=ic>\
+         <svg role=img aria-label=anchor></svg></span></a></div><p>{PROSE}</p>\
+         <div><a href=/photo.jpg><img src=p.jpg alt='The harbour at dawn'>\
+         <em class=credit>Photo: Ann Lee</em><em class=credit>The boats come in</em></a>\
+         Hamburg - The harbour opened its new quay today.</div></main>"
+    );
+    let text = read(&html);
+    let step = text
+        .lines()
+        .find(|l| l.contains("Sign up"))
+        .expect("the step");
+    assert!(
+        step.contains("[Sign up for the trial](e") && step.ends_with("Choose a plan."),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l.trim() == "["), "{text}");
+    assert_in_order(&text, &["The boats come in", "\nHamburg - The harbour"]);
+}
+
 /// Whitespace at the start of a link's text (before an avatar's image) is not written
 /// inside its brackets; the space before the link stays.
 #[test]
