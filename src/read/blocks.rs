@@ -241,7 +241,6 @@ impl<'p> Extract<'p> {
         self.cell.as_mut().unwrap_or(&mut self.line)
     }
 
-    /// Inside a heading or a table cell, blocks are only word boundaries.
     /// Whether a block here is a word of the line, not a line: in a table's cell, a
     /// heading, a link read in brackets (a block the page's sheet makes of a link's icon
     /// ended the line inside the brackets, and `[Sign up` read without its ref).
