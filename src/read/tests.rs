@@ -863,7 +863,10 @@ fn a_copyright_line_is_not_read() {
     let html = format!(
         "<article><h1>Winter</h1><p>{PROSE}</p><p>Copyright lasts seventy years.</p>\
          <p>{PROSE}</p><p>© 2020 Example News. All rights reserved.</p>\
-         <p>{PROSE}</p><p><small>Copyright (c) 2019 dpa</small></p><p>{PROSE}</p></article>"
+         <p>{PROSE}</p><p><small>Copyright (c) 2019 dpa</small></p><p>{PROSE}</p>\
+         <p>© 2022, Example News. This article is the copyrighted property of Example News. \
+         Written permission must be obtained before reprint in online or print media. \
+         REPRINTING CONTENT WITHOUT PERMISSION IS THEFT AND PUNISHABLE BY LAW.</p></article>"
     );
     let text = read(&html);
     assert!(text.contains("Copyright lasts seventy years."), "{text}");
