@@ -124,13 +124,13 @@ fn web2025_floors() {
 #[test]
 fn trafeval_floors() {
     // Trafilatura's own evaluation set (older layouts, many languages): issue 44's figures at
-    // 7a8133e, a little under (F1 0.911, precision 0.873, 8 pages lost; trafilatura loses 9).
+    // 5a5a8f7, a little under (F1 0.912, precision 0.873, 7 pages lost; trafilatura loses 9).
     let Some(dir) = shared("trafeval") else {
         return;
     };
     let read = score(&dir, "read --max-chars 1000000 {page}");
     assert_eq!(num(&read, "failed"), 0.0, "{read}");
-    assert!(num(&read, "f1") >= 0.908, "read F1: {read}");
-    assert!(num(&read, "precision") >= 0.870, "read precision: {read}");
+    assert!(num(&read, "f1") >= 0.909, "read F1: {read}");
+    assert!(num(&read, "precision") >= 0.871, "read precision: {read}");
     assert!(num(&read, "lost") <= 9.0, "pages lost: {read}");
 }
