@@ -4,6 +4,7 @@
 #
 # Usage: bindings/kotlin/test.sh DIR           the tests
 #        bindings/kotlin/test.sh DIR --bench   time a snapshot of corpus/shop-600k.html
+# AGENT_SNAPSHOT_CLI: the CLI to compare with (default: `cargo build --bin agent-snapshot`).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 DIR [--bench]" >&2; exit 2; }
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -13,11 +14,16 @@ out="$(cd "$1" && pwd)"
 
 cd "$root"
 target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
-# The CLI the Kotlin results are compared with (the debug build `cargo test` makes).
-cargo build --bin agent-snapshot
+# The CLI the Kotlin results are compared with: $AGENT_SNAPSHOT_CLI (CI passes the one
+# `cargo test` built), or the debug build.
+cli="${AGENT_SNAPSHOT_CLI:-}"
+if [ -z "$cli" ]; then
+  cargo build --bin agent-snapshot
+  cli="$target/debug/agent-snapshot"
+fi
 
 run=(java -cp "$out/agent-snapshot.jar:$out/agent-snapshot-tests.jar:$out/jna.jar:$out/kotlin-stdlib.jar:$out/kotlin-test.jar"
-  agentsnapshot.tests.AgentBrowserTestKt --repo "$root" --cli "$target/debug/agent-snapshot")
+  agentsnapshot.tests.AgentBrowserTestKt --repo "$root" --cli "$cli")
 if [ "${2:-}" = --bench ]; then
   "${run[@]}" --bench "$root/corpus/shop-600k.html"
 else
