@@ -13,12 +13,12 @@ root="$(cd "$here/../.." && pwd)"
 out="$(cd "$1" && pwd)"
 
 cd "$root"
-target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 # The CLI the Kotlin results are compared with: $AGENT_SNAPSHOT_CLI (CI passes the one
 # `cargo test` built), or the debug build.
 cli="${AGENT_SNAPSHOT_CLI:-}"
 if [ -z "$cli" ]; then
   cargo build --bin agent-snapshot
+  target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
   cli="$target/debug/agent-snapshot"
 fi
 
